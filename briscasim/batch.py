@@ -1,0 +1,143 @@
+"""Batch kernels: many deals (or matches) between strategies, one record each.
+
+Random streams (see :mod:`briscasim.engine.rng`): deal ``j`` of item ``i`` (an item is a deal,
+or a match of several deals) takes its cards from stream ``(seed, i, 64 * j)`` and the seat
+``s`` of rotation ``r`` decides with stream ``(seed, i, 64 * j + 1 + 6 * r + s)``. The
+cards never depend on the strategies or the rotation, which is what duplicate play needs.
+
+A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is played
+``n_rot`` times with the same cards, rotation ``r`` seating lineup entry ``(s + r) % n`` at
+seat ``s``.
+"""
+import numpy as np
+from numba import njit, types
+
+from .engine.core import default_deck, start_deal, step, write_record
+from .engine.layout import (DRAW, MAX_SIDES, PHASE_OVER, R_DECK_N, R_N_SIDES, R_PLAYERS,
+                            R_SIDE, RECORD_LEN,
+                            S_BLACK_HAND, S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
+from .engine.match import match_result
+from .engine.rng import seed_stream, shuffle
+from .strategies.api import StrategyFunction
+from .strategies.dispatch import decide
+
+# Match record fields (int32).
+M_WINNER = 0        # physical side that won the match, or DRAW
+M_DEALS = 1         # deals played
+M_BLACK_HANDS = 2   # deals ended by a black hand
+M_DEALS_WON = 3     # [6] per physical side
+M_POINTS = 9        # [6] per physical side
+MATCH_RECORD_LEN = 15
+
+STREAMS_PER_DEAL = 64
+
+
+@njit(cache=True, _nrt=False)
+def play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item, deal_no, rot):
+    """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
+    action (jitted)."""
+    n = rules[R_PLAYERS]
+    base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
+    for s in range(n):
+        seed_stream(rngs[s:s + 1], seed, item, base + s)
+    start_deal(rules, state, deck)
+    while state[S_PHASE] != PHASE_OVER:
+        seat = state[S_TURN]
+        entry = seat + rot
+        if entry >= n:
+            entry -= n
+        a = decide(kinds, params, user_fn, rules, state, seat, entry, rngs[seat:seat + 1])
+        if step(rules, state, a) != 0:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _shuffled_deck(rules, deck, rng, seed, item, deal_no):
+    seed_stream(rng, seed, item, STREAMS_PER_DEAL * deal_no)
+    default_deck(rules, deck)
+    shuffle(rng, deck, rules[R_DECK_N])
+
+
+_SIG_COMMON = (types.int64[::1], types.int64[:, ::1], types.float64[:, :, ::1],
+               StrategyFunction, types.uint64, types.int64, types.int64, types.int64,
+               types.int32[:, ::1], types.int16[::1], types.int64[::1])
+
+WORK_I16 = STATE_LEN + 48   # scratch: a state and a deck
+WORK_I64 = 2 * MAX_SIDES + 8  # scratch: match tallies and random streams
+
+
+def new_work():
+    """Scratch arrays for one thread running :func:`play_deals` / :func:`play_matches`."""
+    return np.empty(WORK_I16, np.int16), np.empty(WORK_I64, np.int64)
+
+
+@njit(types.int64(*_SIG_COMMON), cache=True, nogil=True, _nrt=False)
+def play_deals(rules, kinds, params, user_fn, seed, first, count, n_rot, out, work16, work64):
+    """Play deals ``first .. first + count - 1``, each in ``n_rot`` rotations, writing one
+    ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``). Returns -1,
+    or the first deal where a strategy chose an illegal action (jitted, releases the GIL)."""
+    state = work16[:STATE_LEN]
+    deck = work16[STATE_LEN:]
+    rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
+    card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+    for i in range(count):
+        item = first + i
+        _shuffled_deck(rules, deck, card_rng, seed, item, 0)
+        for r in range(n_rot):
+            if not play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item, 0, r):
+                return item
+            write_record(rules, state, out[i * n_rot + r])
+    return -1
+
+
+@njit(types.int64(*_SIG_COMMON), cache=True, nogil=True, _nrt=False)
+def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, work16,
+                 work64):
+    """Like :func:`play_deals` for matches: one ``M_*`` record per (match, rotation).
+
+    In deal ``j`` of a match the deal has passed ``j`` times, so engine seat ``i`` is player
+    ``(i + j) % n``; sides in the record are the players' sides (jitted, releases the GIL).
+    """
+    n = rules[R_PLAYERS]
+    n_sides = rules[R_N_SIDES]
+    state = work16[:STATE_LEN]
+    deck = work16[STATE_LEN:]
+    won = work64[:MAX_SIDES]
+    points = work64[MAX_SIDES:2 * MAX_SIDES]
+    rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
+    card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+    for i in range(count):
+        item = first + i
+        for r in range(n_rot):
+            won[:] = 0
+            points[:] = 0
+            black = 0
+            j = 0
+            result = UNDECIDED
+            while result == UNDECIDED:
+                _shuffled_deck(rules, deck, card_rng, seed, item, j)
+                # engine seat s is player (s + j) % n, who plays lineup entry (s + j + r) % n
+                shift = (j + r) % n
+                if not play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item,
+                                j, shift):
+                    return item
+                for s in range(n_sides):
+                    # the engine side s holds seat s; its players' side is that of player s+j
+                    phys = rules[R_SIDE + (s + j) % n]
+                    points[phys] += state[S_POINTS + s]
+                w = state[S_WINNER]
+                if w != DRAW:
+                    won[rules[R_SIDE + (w + j) % n]] += 1
+                if state[S_BLACK_HAND] >= 0:
+                    black += 1
+                j += 1
+                result = match_result(rules, j, won, points)
+            row = i * n_rot + r
+            out[row, M_WINNER] = result
+            out[row, M_DEALS] = j
+            out[row, M_BLACK_HANDS] = black
+            for s in range(MAX_SIDES):
+                out[row, M_DEALS_WON + s] = won[s]
+                out[row, M_POINTS + s] = points[s]
+    return -1

@@ -1,0 +1,1 @@
+"""The ``briscasim`` command line."""

@@ -1,0 +1,59 @@
+"""``briscasim``: the command-line entry point.
+
+Each subcommand lives in its own module of this package and is listed in ``COMMANDS``;
+modules are imported only when their command runs, so ``briscasim --help`` stays fast.
+Errors that users can fix (``UserError`` and the library's ValueErrors for rules, cards,
+strategies and specs) print one line and exit with status 2, without a traceback.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+# command name -> (module, attribute, one-line help)
+COMMANDS = {
+    "presets": ("briscasim.cli.presets_cmd", "presets", "List the rule presets and their options."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(package_name="briscasim")
+def cli():
+    """briscasim: simulate Brisca and Briscola deals and study strategies."""
+
+
+def main(argv=None):
+    """Run the CLI, turning user errors into one clear line and exit status 2."""
+    from ..errors import USER_ERRORS
+    try:
+        cli.main(args=argv, standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except USER_ERRORS as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,19 @@
+"""``briscasim presets``."""
+import json
+
+import click
+
+from ..rules import PRESETS, Rules
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def presets(as_json):
+    """List the rule presets (RULES.md section 9) with every option."""
+    rules = {name: Rules.preset(name) for name in PRESETS}
+    if as_json:
+        click.echo(json.dumps({n: r.options() for n, r in rules.items()}, indent=2))
+        return
+    for name, r in rules.items():
+        click.echo(f"{name}")
+        click.echo(f"    {r.describe()}")

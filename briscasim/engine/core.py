@@ -1,0 +1,479 @@
+"""The rules engine: one set of jitted kernels for every variant of RULES.md.
+
+Every function here is ``@njit(cache=True)`` and works on the arrays of
+:mod:`briscasim.engine.layout`: ``rules`` (the int64 rules vector) and ``state`` (the int16
+deal state). Batch simulation, search, replays and interactive play all call these.
+
+A deal runs as: :func:`start_deal` with a deck order, then :func:`step` with one action at a
+time until the phase is ``PHASE_OVER``. :func:`legal_actions` lists what the seat to act may do.
+Between tricks the engine resolves the trick, offers the swap to the winner (phase
+``PHASE_SWAP``) when RULES.md section 3 allows it, and draws, all inside :func:`step`.
+"""
+import numpy as np
+from numba import njit
+
+from .layout import (
+    ACTION_KEEP, ACTION_SWAP, DRAW, HAND_SIZE, KNOWN_FACE_UP, KNOWN_OUT, KNOWN_PLAYED,
+    KNOWN_UNSEEN, LEFTOVER_FACE_UP, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER,
+    PHASE_PLAY, PHASE_SWAP, R_BLACK_HAND, R_DECK, R_DECK_N, R_LEFTOVER, R_N_IN_PLAY,
+    R_N_SIDES, R_N_UNDRAWN, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_RESHUFFLE, R_SEVEN_FACES,
+    R_SIDE, R_STRENGTH, R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES,
+    REC_BLACK_HAND, REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD,
+    REC_SWAP2_DECLINED, REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED,
+    REC_SWAP7_SEAT, REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, S_BLACK_HAND,
+    S_DRAWN, S_FACE_UP, S_FACEDOWN_TO_DRAW, S_HANDS, S_KNOWN, S_LAST_WINNER, S_LAST_WON,
+    S_LEADER, S_N_FACEDOWN, S_N_TRICKS, S_PHASE, S_POINTS, S_STOCK, S_SWAP2_CARD,
+    S_SWAP2_DECLINED, S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_DECLINED,
+    S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRICKS_WON,
+    S_TRUMP, S_TURN, S_TURNED, S_WINNER, STATE_LEN, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
+    UNDECIDED,
+)
+
+_ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
+
+
+# ---- cards ---------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def card_points(rules, card):
+    """Points of a card under these rules (jitted)."""
+    return rules[R_POINTS + card % 12]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def card_strength(rules, card):
+    """Strength of a card within its suit, higher wins (jitted)."""
+    return rules[R_STRENGTH + card % 12]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def beats(rules, card, best, trump):
+    """True if ``card`` beats ``best``, the card currently winning the trick (jitted)."""
+    cs = card // 12
+    bs = best // 12
+    if cs == bs:
+        return card_strength(rules, card) > card_strength(rules, best)
+    return cs == trump
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def trick_winner_index(rules, state):
+    """Index, in playing order, of the card winning the current trick so far (jitted)."""
+    trump = state[S_TRUMP]
+    best = 0
+    for i in range(1, state[S_TRICK_N]):
+        if beats(rules, state[S_TRICK + i], state[S_TRICK + best], trump):
+            best = i
+    return best
+
+
+# ---- hands -----------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def hand_slot(state, seat, card):
+    """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
+    base = S_HANDS + seat * HAND_SIZE
+    for i in range(HAND_SIZE):
+        if state[base + i] == card:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _give(state, seat, card):
+    base = S_HANDS + seat * HAND_SIZE
+    for i in range(HAND_SIZE):
+        if state[base + i] == NO_CARD:
+            state[base + i] = card
+            return
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _black_hand(rules, state, seat):
+    if rules[R_BLACK_HAND] == 0:
+        return False
+    t = state[S_TRUMP] * 12
+    return (hand_slot(state, seat, t + _ACE) >= 0 and hand_slot(state, seat, t + _THREE) >= 0
+            and hand_slot(state, seat, t + _KING) >= 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _end_by_black_hand(rules, state, seat):
+    state[S_BLACK_HAND] = seat
+    state[S_WINNER] = rules[R_SIDE + seat]
+    state[S_PHASE] = PHASE_OVER
+
+
+# ---- dealing ---------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def start_deal(rules, state, deck):
+    """Set up a deal from ``deck``: the ``R_DECK_N`` cards in play order, top first (jitted).
+
+    Deals three cards to each seat one at a time from seat 0, turns the next card face up
+    (with ``face_up_reshuffle``, an A or 3 goes back into the middle of the stock), and
+    checks for a black hand in dealing order.
+    """
+    n = rules[R_PLAYERS]
+    deck_n = rules[R_DECK_N]
+    for i in range(STATE_LEN):
+        state[i] = 0
+    for c in range(N_CARD_IDS):
+        state[S_KNOWN + c] = KNOWN_OUT
+    for i in range(deck_n):
+        state[S_KNOWN + deck[i]] = KNOWN_UNSEEN
+    for i in range(6 * HAND_SIZE):
+        state[S_HANDS + i] = NO_CARD
+    for i in range(6):
+        state[S_TRICK + i] = NO_CARD
+    pos = 0
+    for r in range(HAND_SIZE):
+        for s in range(n):
+            state[S_HANDS + s * HAND_SIZE + r] = deck[pos]
+            pos += 1
+    turned = deck[pos]
+    m = deck_n - pos - 1
+    for i in range(m):
+        state[S_STOCK + i] = deck[pos + 1 + i]
+    state[S_N_FACEDOWN] = m
+    if rules[R_RESHUFFLE] != 0:
+        # RULES.md 10.6: the A or 3 goes back after floor(m/2) face-down cards, the top one
+        # is turned; if every candidate is an A or 3, the last one turned stays.
+        tries = 0
+        while (turned % 12 == _ACE or turned % 12 == _THREE) and tries < m + 1 and m > 0:
+            half = m // 2
+            if half > 0:
+                top = state[S_STOCK]
+                for i in range(half - 1):
+                    state[S_STOCK + i] = state[S_STOCK + i + 1]
+                state[S_STOCK + half - 1] = turned
+                turned = top
+            tries += 1
+    state[S_TRUMP] = turned // 12
+    state[S_FACE_UP] = turned
+    state[S_TURNED] = turned
+    state[S_KNOWN + turned] = KNOWN_FACE_UP
+    undrawn = rules[R_N_UNDRAWN]
+    if rules[R_LEFTOVER] == LEFTOVER_FACE_UP:
+        # the face-up card and the last (undrawn - 1) face-down cards stay undrawn
+        state[S_FACEDOWN_TO_DRAW] = m - (undrawn - 1)
+        state[S_TO_DRAW] = m - (undrawn - 1)
+    else:
+        # hidden reading (or nothing left over): the last face-down cards stay unseen,
+        # the face-up card is still drawn last
+        state[S_FACEDOWN_TO_DRAW] = m - undrawn
+        state[S_TO_DRAW] = m - undrawn + 1
+    state[S_N_TRICKS] = rules[R_N_IN_PLAY] // n
+    state[S_PHASE] = PHASE_PLAY
+    state[S_LAST_WINNER] = -1
+    state[S_WINNER] = UNDECIDED
+    state[S_BLACK_HAND] = -1
+    state[S_SWAP7_SEAT] = -1
+    state[S_SWAP7_TRICK] = -1
+    state[S_SWAP7_CARD] = NO_CARD
+    state[S_SWAP2_SEAT] = -1
+    state[S_SWAP2_TRICK] = -1
+    state[S_SWAP2_CARD] = NO_CARD
+    for s in range(n):
+        if _black_hand(rules, state, s):
+            _end_by_black_hand(rules, state, s)
+            return
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def default_deck(rules, out):
+    """Write the unshuffled deck of these rules into ``out`` (jitted)."""
+    for i in range(rules[R_DECK_N]):
+        out[i] = rules[R_DECK + i]
+
+
+# ---- swaps -----------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def swap_card(rules, state, seat):
+    """The trump 7 or 2 that ``seat`` could swap for the face-up card now, else -1 (jitted).
+
+    Checks the cards only (the seat holds the right trump and the face-up card qualifies);
+    the timing window is checked by the engine when it offers the swap.
+    """
+    face_up = state[S_FACE_UP]
+    if state[S_KNOWN + face_up] != KNOWN_FACE_UP:
+        return -1
+    t = state[S_TRUMP] * 12
+    bit = np.int64(1) << (face_up % 12)
+    if rules[R_SWAP_SEVEN] != 0 and (rules[R_SEVEN_FACES] & bit) != 0:
+        if hand_slot(state, seat, t + _SEVEN) >= 0:
+            return t + _SEVEN
+    if rules[R_SWAP_TWO] != 0 and (rules[R_TWO_FACES] & bit) != 0:
+        if hand_slot(state, seat, t + _TWO) >= 0:
+            return t + _TWO
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _offer_swap(rules, state, seat, needed):
+    """Enter the swap phase if ``seat`` may swap with ``needed`` cards still to draw."""
+    if state[S_TO_DRAW] < needed or swap_card(rules, state, seat) < 0:
+        return False
+    state[S_PHASE] = PHASE_SWAP
+    state[S_TURN] = seat
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _do_swap(rules, state, seat):
+    given = swap_card(rules, state, seat)
+    taken = state[S_FACE_UP]
+    base = S_HANDS + seat * HAND_SIZE
+    state[base + hand_slot(state, seat, given)] = taken
+    state[S_FACE_UP] = given
+    state[S_KNOWN + given] = KNOWN_FACE_UP
+    state[S_KNOWN + taken] = seat
+    if given % 12 == _SEVEN:
+        state[S_SWAP7_SEAT] = seat
+        state[S_SWAP7_TRICK] = state[S_TRICK_NO]
+        state[S_SWAP7_CARD] = taken
+    else:
+        state[S_SWAP2_SEAT] = seat
+        state[S_SWAP2_TRICK] = state[S_TRICK_NO]
+        state[S_SWAP2_CARD] = taken
+
+
+# ---- drawing ---------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def _draw_round(rules, state):
+    """Everyone draws one card, the trick's winner first. Returns False if a black hand
+    ended the deal."""
+    if state[S_TO_DRAW] == 0:
+        return True
+    n = rules[R_PLAYERS]
+    winner = state[S_LEADER]
+    for i in range(n):
+        seat = winner + i
+        if seat >= n:
+            seat -= n
+        if state[S_DRAWN] < state[S_FACEDOWN_TO_DRAW]:
+            card = state[S_STOCK + state[S_DRAWN]]
+            state[S_DRAWN] += 1
+        else:
+            card = state[S_FACE_UP]
+            state[S_KNOWN + card] = seat
+        state[S_TO_DRAW] -= 1
+        _give(state, seat, card)
+        if _black_hand(rules, state, seat):
+            _end_by_black_hand(rules, state, seat)
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _after_draw(rules, state):
+    """After this trick's draw: offer an ``after_draw`` swap, or lead the next trick."""
+    winner = state[S_LEADER]
+    if rules[R_SWAP_TIMING] != TIMING_BEFORE_DRAW:
+        if _offer_swap(rules, state, winner, rules[R_PLAYERS]):
+            return
+    state[S_PHASE] = PHASE_PLAY
+    state[S_TURN] = winner
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _finish_deal(rules, state):
+    n_sides = rules[R_N_SIDES]
+    fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
+    best = state[S_POINTS]
+    for s in range(1, n_sides):
+        p = state[S_POINTS + s]
+        if (p < best) if fewest else (p > best):
+            best = p
+    winner = DRAW
+    n_best = 0
+    latest = 0
+    for s in range(n_sides):
+        if state[S_POINTS + s] == best:
+            n_best += 1
+            if state[S_LAST_WON + s] > latest:
+                latest = state[S_LAST_WON + s]
+                winner = s
+            elif n_best == 1:
+                winner = s
+    if n_best > 1 and (rules[R_TIE] != TIE_LAST_TRICK or latest == 0):
+        winner = DRAW
+    state[S_WINNER] = winner
+    state[S_PHASE] = PHASE_OVER
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _finish_trick(rules, state):
+    n = rules[R_PLAYERS]
+    leader = state[S_LEADER]
+    best = trick_winner_index(rules, state)
+    winner = leader + best
+    if winner >= n:
+        winner -= n
+    side = rules[R_SIDE + winner]
+    pts = 0
+    for i in range(n):
+        pts += card_points(rules, state[S_TRICK + i])
+        state[S_TRICK + i] = NO_CARD
+    state[S_POINTS + side] += pts
+    state[S_TRICKS_WON + side] += 1
+    state[S_TRICK_NO] += 1
+    state[S_LAST_WON + side] = state[S_TRICK_NO]
+    state[S_LAST_WINNER] = winner
+    state[S_TRICK_N] = 0
+    state[S_LEADER] = winner
+    state[S_TURN] = winner
+    if state[S_TRICK_NO] == state[S_N_TRICKS]:
+        _finish_deal(rules, state)
+        return
+    if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
+        if _offer_swap(rules, state, winner, 2 * n):
+            return
+    if _draw_round(rules, state):
+        _after_draw(rules, state)
+
+
+# ---- the step API ----------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def step(rules, state, action):
+    """Apply ``action`` for the seat to act; return 0, or -1 if it is not legal (jitted).
+
+    In ``PHASE_PLAY`` the action is a card of the seat's hand; in ``PHASE_SWAP`` it is
+    ``ACTION_SWAP`` or ``ACTION_KEEP``. An illegal action leaves the state unchanged.
+    """
+    phase = state[S_PHASE]
+    seat = state[S_TURN]
+    if phase == PHASE_PLAY:
+        if action < 0 or action >= N_CARD_IDS:
+            return -1
+        slot = hand_slot(state, seat, action)
+        if slot < 0:
+            return -1
+        state[S_HANDS + seat * HAND_SIZE + slot] = NO_CARD
+        state[S_TRICK + state[S_TRICK_N]] = action
+        state[S_KNOWN + action] = KNOWN_PLAYED
+        state[S_TRICK_N] += 1
+        if state[S_TRICK_N] < rules[R_PLAYERS]:
+            seat += 1
+            if seat == rules[R_PLAYERS]:
+                seat = 0
+            state[S_TURN] = seat
+        else:
+            _finish_trick(rules, state)
+        return 0
+    if phase == PHASE_SWAP:
+        seven = swap_card(rules, state, seat) % 12 == _SEVEN
+        if action == ACTION_SWAP:
+            _do_swap(rules, state, seat)
+            if _black_hand(rules, state, seat):
+                _end_by_black_hand(rules, state, seat)
+                return 0
+        elif action == ACTION_KEEP:
+            if seven:
+                state[S_SWAP7_DECLINED] += 1
+            else:
+                state[S_SWAP2_DECLINED] += 1
+        else:
+            return -1
+        if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
+            if _draw_round(rules, state):
+                state[S_PHASE] = PHASE_PLAY
+                state[S_TURN] = state[S_LEADER]
+        else:
+            state[S_PHASE] = PHASE_PLAY
+            state[S_TURN] = state[S_LEADER]
+        return 0
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_actions(rules, state, out):
+    """Write the legal actions of the seat to act into ``out``; return how many (jitted)."""
+    phase = state[S_PHASE]
+    if phase == PHASE_PLAY:
+        base = S_HANDS + state[S_TURN] * HAND_SIZE
+        k = 0
+        for i in range(HAND_SIZE):
+            c = state[base + i]
+            if c != NO_CARD:
+                out[k] = c
+                k += 1
+        return k
+    if phase == PHASE_SWAP:
+        out[0] = ACTION_SWAP
+        out[1] = ACTION_KEEP
+        return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def signals(rules, state, seat):
+    """The partner signals ``seat`` receives (RULES.md section 8), one byte per partner in
+    seat order after ``seat``; 0 when signals are off or the seat has no partner (jitted)."""
+    out = np.int64(0)
+    n = rules[R_PLAYERS]
+    side = rules[R_SIDE + seat]
+    trump = state[S_TRUMP]
+    shift = 0
+    for i in range(1, n):
+        p = (seat + i) % n
+        if rules[R_SIDE + p] != side:
+            continue
+        b = 128
+        any_trump = False
+        for j in range(HAND_SIZE):
+            c = state[S_HANDS + p * HAND_SIZE + j]
+            if c == NO_CARD:
+                continue
+            f = c % 12
+            if c // 12 == trump:
+                any_trump = True
+                if f <= 4:  # A 3 R C S
+                    b |= 1 << f
+            elif f == _ACE or f == _THREE:
+                b |= 32
+        if not any_trump:
+            b |= 64
+        out |= np.int64(b) << shift
+        shift += 8
+    return out
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def write_record(rules, state, out):
+    """Write the per-deal record (``REC_*`` fields) of a finished deal into ``out`` (jitted)."""
+    out[REC_WINNER] = state[S_WINNER]
+    out[REC_BLACK_HAND] = state[S_BLACK_HAND]
+    out[REC_LAST_WINNER] = state[S_LAST_WINNER]
+    out[REC_TRUMP] = state[S_TRUMP]
+    out[REC_TURNED] = state[S_TURNED]
+    out[REC_SWAP7_SEAT] = state[S_SWAP7_SEAT]
+    out[REC_SWAP7_TRICK] = state[S_SWAP7_TRICK]
+    out[REC_SWAP7_CARD] = state[S_SWAP7_CARD]
+    out[REC_SWAP2_SEAT] = state[S_SWAP2_SEAT]
+    out[REC_SWAP2_TRICK] = state[S_SWAP2_TRICK]
+    out[REC_SWAP2_CARD] = state[S_SWAP2_CARD]
+    out[REC_SWAP7_DECLINED] = state[S_SWAP7_DECLINED]
+    out[REC_SWAP2_DECLINED] = state[S_SWAP2_DECLINED]
+    out[REC_OUT_POINTS] = out_of_play_points(rules, state)
+    for s in range(6):
+        out[REC_POINTS + s] = state[S_POINTS + s] if s < rules[R_N_SIDES] else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def out_of_play_points(rules, state):
+    """Card points of the cards that stay undrawn in this deal (jitted)."""
+    m = state[S_N_FACEDOWN]
+    pts = 0
+    if rules[R_LEFTOVER] == LEFTOVER_FACE_UP:
+        if rules[R_N_UNDRAWN] > 0:
+            pts += card_points(rules, state[S_FACE_UP])
+        first = m - (rules[R_N_UNDRAWN] - 1)
+    else:
+        first = m - rules[R_N_UNDRAWN]
+    for i in range(first, m):
+        pts += card_points(rules, state[S_STOCK + i])
+    return pts

@@ -1,0 +1,70 @@
+"""Counter-based random streams for the kernels.
+
+Every deal draws its cards from a stream keyed by ``(master seed, deal index, 0)`` and each
+strategy from ``(master seed, deal index, 1 + stream)``; results therefore never depend on
+threads, processes or chunking. A stream is a SplitMix64 generator whose whole state is one
+``uint64`` in a 1-element array.
+"""
+import numpy as np
+from numba import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_U11 = np.uint64(11)
+_INV53 = 1.0 / 9007199254740992.0
+
+
+@njit(cache=True, _nrt=False)
+def mix64(z):
+    """SplitMix64 finaliser: a bijective hash of a ``uint64`` (jitted)."""
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True, _nrt=False)
+def stream_key(seed, deal, stream):
+    """Key of the random stream ``stream`` of deal ``deal`` under master ``seed`` (jitted)."""
+    k = mix64(np.uint64(seed) + _GOLDEN)
+    k = mix64(k + np.uint64(deal) * _GOLDEN)
+    return mix64(k + np.uint64(stream) * _GOLDEN + _GOLDEN)
+
+
+@njit(cache=True, _nrt=False)
+def seed_stream(rng, seed, deal, stream):
+    """Point the 1-element ``uint64`` array ``rng`` at a stream (jitted)."""
+    rng[0] = stream_key(seed, deal, stream)
+
+
+@njit(cache=True, _nrt=False)
+def next_u64(rng):
+    """Next 64 random bits of the stream ``rng`` (jitted)."""
+    rng[0] += _GOLDEN
+    return mix64(rng[0])
+
+
+@njit(cache=True, _nrt=False)
+def below(rng, n):
+    """A uniform integer in ``[0, n)`` for ``0 < n < 2**32`` (jitted)."""
+    return np.int64(((next_u64(rng) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True, _nrt=False)
+def uniform(rng):
+    """A uniform float in ``[0, 1)`` (jitted)."""
+    return np.float64(next_u64(rng) >> _U11) * _INV53
+
+
+@njit(cache=True, _nrt=False)
+def shuffle(rng, a, n):
+    """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place (jitted)."""
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t

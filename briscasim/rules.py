@@ -1,0 +1,398 @@
+"""The ``Rules`` value: every option of RULES.md, the named presets, and validation.
+
+>>> r = Rules.preset("brisca-2", swap_timing="after_draw")
+>>> r.players, r.swap_timing
+(2, 'after_draw')
+
+A ``Rules`` is immutable and always valid: every constructor path goes through
+:meth:`Rules.__post_init__`, which refuses bad values and invalid combinations with a
+:class:`RulesError` naming the option and the value. :meth:`Rules.to_array` gives the int64
+rules vector the kernels read (layout in :mod:`briscasim.engine.layout`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from . import cards as C
+from .engine import layout as L
+
+
+class RulesError(ValueError):
+    """An invalid option, value or combination of options."""
+
+
+TEAMS = ("none", "pairs", "threes")
+LEFTOVERS = ("remove", "face_up", "hidden")
+TIMINGS = ("before_draw", "after_draw")
+OBJECTIVES = ("most", "fewest")
+TIES = ("draw", "last_trick")
+SIGNALS = ("none", "honest")
+MATCH_KINDS = ("deal", "deals", "rounds_to_win", "points")
+DECKS = tuple(C.DECK_FACES)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rules of one game variant (RULES.md). Defaults are the ``brisca-2`` game."""
+
+    players: int = 2
+    deck: str = "spanish40"
+    teams: str = "none"
+    leftover: str | None = None
+    removed_cards: tuple[str, ...] | None = None
+    swap_seven: bool = True
+    swap_two: bool = True
+    swap_timing: str = "before_draw"
+    objective: str = "most"
+    tie: str = "draw"
+    black_hand: bool = False
+    face_up_reshuffle: bool = False
+    jack_over_horse: bool = False
+    signals: str = "none"
+    match: str = "deal"
+    max_deals: int = 1000
+    name: str = field(default="custom", compare=False)
+
+    # ---- construction ------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str, **overrides) -> "Rules":
+        """The named preset of RULES.md section 9, with options overridden."""
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        opts = _merge(PRESETS[name], overrides)
+        label = name if not overrides else name + "+" + ",".join(
+            f"{k}={_format_value(v)}" for k, v in overrides.items())
+        return cls.from_options(opts, name=label)
+
+    @classmethod
+    def from_options(cls, options: dict, name: str = "custom") -> "Rules":
+        """Build from a mapping of option names to values (strings are parsed)."""
+        unknown = [k for k in options if k not in OPTION_NAMES]
+        if unknown:
+            raise RulesError(f"unknown rule option {unknown[0]!r}; valid options: "
+                             f"{', '.join(OPTION_NAMES)}")
+        return cls(**{k: parse_option(k, v) for k, v in options.items()}, name=name)
+
+    def replace(self, **overrides) -> "Rules":
+        """A copy with options overridden (validated)."""
+        base = self.name if self.name != "custom" else "custom"
+        label = base + "+" + ",".join(f"{k}={_format_value(v)}" for k, v in overrides.items())
+        opts = _merge(self.options(), overrides)
+        return Rules.from_options(opts, name=label)
+
+    def options(self) -> dict:
+        """Every option as a plain dict (no name)."""
+        d = dataclasses.asdict(self)
+        d.pop("name")
+        if d["removed_cards"] is not None:
+            d["removed_cards"] = list(d["removed_cards"])
+        return d
+
+    # ---- validation --------------------------------------------------------------------
+    def __post_init__(self):
+        def choice(opt, value, valid):
+            if value not in valid:
+                raise RulesError(f"rule option {opt} = {value!r} is not valid; "
+                                 f"valid values: {', '.join(map(str, valid))}")
+
+        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
+            raise RulesError(f"rule option players = {self.players!r} is not supported; "
+                             "briscasim plays 2 to 6 players")
+        choice("deck", self.deck, DECKS)
+        choice("teams", self.teams, TEAMS)
+        if self.leftover is not None:
+            choice("leftover", self.leftover, LEFTOVERS)
+        choice("swap_timing", self.swap_timing, TIMINGS)
+        choice("objective", self.objective, OBJECTIVES)
+        choice("tie", self.tie, TIES)
+        choice("signals", self.signals, SIGNALS)
+        for opt in ("swap_seven", "swap_two", "black_hand", "face_up_reshuffle",
+                    "jack_over_horse"):
+            if not isinstance(getattr(self, opt), bool):
+                raise RulesError(f"rule option {opt} = {getattr(self, opt)!r} must be "
+                                 "true or false")
+        if self.teams == "pairs" and self.players not in (4, 6):
+            raise RulesError(f"rule option teams = 'pairs' needs 4 or 6 players, "
+                             f"not players = {self.players}")
+        if self.teams == "threes" and self.players != 6:
+            raise RulesError(f"rule option teams = 'threes' needs 6 players, "
+                             f"not players = {self.players}")
+        if self.signals != "none" and self.teams == "none":
+            raise RulesError(f"rule option signals = {self.signals!r} needs partnerships; "
+                             "set teams = 'pairs' or 'threes'")
+        kind, target = _parse_match(self.match)
+        if not isinstance(self.max_deals, int) or self.max_deals < 1:
+            raise RulesError(f"rule option max_deals = {self.max_deals!r} must be a whole "
+                             "number of at least 1")
+        if self.removed_cards is not None:
+            if self.leftover not in (None, "remove"):
+                raise RulesError(f"rule option removed_cards needs leftover = 'remove', "
+                                 f"not leftover = {self.leftover!r}")
+            ids = []
+            for code in self.removed_cards:
+                try:
+                    ids.append(C.card_id(code))
+                except C.CardError as e:
+                    raise RulesError(f"rule option removed_cards: {e}") from None
+                if ids[-1] not in C.deck_cards(self.deck):
+                    raise RulesError(f"rule option removed_cards: {code!r} is not in the "
+                                     f"{self.deck} deck")
+            if len(set(ids)) != len(ids):
+                raise RulesError(f"rule option removed_cards = {list(self.removed_cards)} "
+                                 "names a card twice")
+        n_cards = len(C.deck_cards(self.deck))
+        rest = n_cards % self.players
+        if self.leftover is None and rest and not self._remove_by_default:
+            raise RulesError(
+                f"{n_cards} cards of deck = {self.deck!r} do not divide among "
+                f"players = {self.players}; set rule option leftover to one of "
+                f"{', '.join(LEFTOVERS)}")
+        if self.effective_leftover == "remove":
+            in_play = n_cards - len(self.removed_ids)
+            if in_play % self.players:
+                raise RulesError(
+                    f"rule option removed_cards = {[C.card_code(c) for c in self.removed_ids]}"
+                    f" leaves {in_play} cards, which do not divide among "
+                    f"players = {self.players}")
+        if self.cards_in_play < 3 * self.players + 1:
+            raise RulesError(f"too few cards in play ({self.cards_in_play}) for "
+                             f"players = {self.players}")
+        del kind, target
+
+    @property
+    def _remove_by_default(self) -> bool:
+        return self.players == 3 or (self.players == 5 and self.deck == "spanish48")
+
+    # ---- derived values ----------------------------------------------------------------
+    @property
+    def effective_leftover(self) -> str | None:
+        """``leftover`` after RULES.md 10.7: None when the cards divide evenly."""
+        n_cards = len(C.deck_cards(self.deck))
+        if self.leftover is None:
+            if n_cards % self.players == 0 and self.removed_cards is None:
+                return None
+            return "remove"
+        if self.leftover != "remove" and n_cards % self.players == 0:
+            return None
+        return self.leftover
+
+    @property
+    def removed_ids(self) -> list[int]:
+        """Ids of the cards removed before shuffling."""
+        if self.effective_leftover != "remove":
+            return []
+        if self.removed_cards is not None:
+            return [C.card_id(c) for c in self.removed_cards]
+        deck = C.deck_cards(self.deck)
+        strength, _ = C.face_tables(self.jack_over_horse)
+        weakest = sorted(deck, key=lambda c: (strength[c % 12], c // 12))
+        return weakest[: len(deck) % self.players]
+
+    @property
+    def deck_ids(self) -> list[int]:
+        """Ids of the cards that are shuffled and dealt from (removed cards excluded)."""
+        removed = set(self.removed_ids)
+        return [c for c in C.deck_cards(self.deck) if c not in removed]
+
+    @property
+    def undrawn(self) -> int:
+        """Cards that stay undrawn, out of play (``face_up`` and ``hidden`` readings)."""
+        if self.effective_leftover in ("face_up", "hidden"):
+            return len(self.deck_ids) % self.players
+        return 0
+
+    @property
+    def cards_in_play(self) -> int:
+        return len(self.deck_ids) - self.undrawn
+
+    @property
+    def tricks(self) -> int:
+        return self.cards_in_play // self.players
+
+    @property
+    def sides(self) -> list[list[int]]:
+        """Seats of each side, sides numbered by their lowest seat."""
+        n = self.players
+        if self.teams == "none":
+            return [[s] for s in range(n)]
+        if self.teams == "pairs":
+            half = n // 2
+            return [[s, s + half] for s in range(half)]
+        return [[0, 2, 4], [1, 3, 5]]
+
+    @property
+    def side_of(self) -> list[int]:
+        out = [0] * self.players
+        for i, seats in enumerate(self.sides):
+            for s in seats:
+                out[s] = i
+        return out
+
+    @property
+    def match_kind(self) -> str:
+        return _parse_match(self.match)[0]
+
+    @property
+    def match_target(self) -> int:
+        return _parse_match(self.match)[1]
+
+    @cached_property
+    def _array(self) -> np.ndarray:
+        r = np.zeros(L.RULES_LEN, dtype=np.int64)
+        r[L.R_PLAYERS] = self.players
+        r[L.R_N_SIDES] = len(self.sides)
+        r[L.R_SIDE:L.R_SIDE + self.players] = self.side_of
+        deck = self.deck_ids
+        r[L.R_DECK_N] = len(deck)
+        r[L.R_N_IN_PLAY] = self.cards_in_play
+        r[L.R_LEFTOVER] = {None: L.LEFTOVER_NONE, "remove": L.LEFTOVER_REMOVE,
+                           "face_up": L.LEFTOVER_FACE_UP,
+                           "hidden": L.LEFTOVER_HIDDEN}[self.effective_leftover]
+        r[L.R_N_UNDRAWN] = self.undrawn
+        r[L.R_SWAP_SEVEN] = self.swap_seven
+        r[L.R_SWAP_TWO] = self.swap_two
+        r[L.R_SWAP_TIMING] = TIMINGS.index(self.swap_timing)
+        r[L.R_OBJECTIVE] = OBJECTIVES.index(self.objective)
+        r[L.R_TIE] = TIES.index(self.tie)
+        r[L.R_BLACK_HAND] = self.black_hand
+        r[L.R_RESHUFFLE] = self.face_up_reshuffle
+        r[L.R_SIGNALS] = self.signals != "none"
+        r[L.R_JACK_OVER_HORSE] = self.jack_over_horse
+        r[L.R_SEVEN_FACES] = sum(1 << f for f in (C.ACE, C.THREE, C.KING, C.HORSE, C.JACK))
+        faces = set(C.DECK_FACES[self.deck])
+        r[L.R_TWO_FACES] = sum(1 << f for f in (C.NINE, C.EIGHT, C.SEVEN, C.SIX, C.FIVE,
+                                                 C.FOUR) if f in faces)
+        r[L.R_MATCH_KIND] = MATCH_KINDS.index(self.match_kind)
+        r[L.R_MATCH_N] = self.match_target
+        r[L.R_MAX_DEALS] = self.max_deals
+        strength, points = C.face_tables(self.jack_over_horse)
+        r[L.R_STRENGTH:L.R_STRENGTH + 12] = strength
+        r[L.R_POINTS:L.R_POINTS + 12] = points
+        r[L.R_DECK:L.R_DECK + len(deck)] = deck
+        r.setflags(write=False)
+        return r
+
+    def to_array(self) -> np.ndarray:
+        """The int64 rules vector the kernels take (a fresh copy)."""
+        return self._array.copy()
+
+    def describe(self) -> str:
+        """One line listing every option."""
+        return ", ".join(f"{k}={_format_value(v)}" for k, v in self.options().items())
+
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
+_BOOL_OPTIONS = {"swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse"}
+_INT_OPTIONS = {"players", "max_deals"}
+
+
+def _merge(options: dict, overrides: dict) -> dict:
+    """Options with overrides applied; a new ``leftover`` other than ``remove`` drops the
+    removed cards it replaces."""
+    out = dict(options)
+    out.update(overrides)
+    if ("leftover" in overrides and "removed_cards" not in overrides
+            and parse_option("leftover", overrides["leftover"]) not in (None, "remove")):
+        out["removed_cards"] = None
+    return out
+
+
+def _format_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(map(str, v))
+    return str(v)
+
+
+def _parse_match(match) -> tuple[str, int]:
+    if not isinstance(match, str):
+        raise RulesError(f"rule option match = {match!r} must be a string such as 'deal', "
+                         "'deals 3', 'rounds_to_win 3' or 'points 500'")
+    parts = match.split()
+    if parts == ["deal"]:
+        return "deal", 1
+    if len(parts) != 2 or parts[0] not in MATCH_KINDS[1:] or not parts[1].isdigit():
+        raise RulesError(f"rule option match = {match!r} is not valid; use 'deal', "
+                         "'deals N', 'rounds_to_win K' (K in 1, 3, 5, 7) or 'points P'")
+    kind, n = parts[0], int(parts[1])
+    if kind == "rounds_to_win" and n not in (1, 3, 5, 7):
+        raise RulesError(f"rule option match = {match!r}: rounds_to_win takes 1, 3, 5 or 7")
+    if n < 1:
+        raise RulesError(f"rule option match = {match!r}: the number must be at least 1")
+    return kind, n
+
+
+def parse_option(name: str, value):
+    """Parse one option value (as given in a spec or on the command line)."""
+    if name not in OPTION_NAMES:
+        raise RulesError(f"unknown rule option {name!r}; valid options: {', '.join(OPTION_NAMES)}")
+    if name in _BOOL_OPTIONS and isinstance(value, str):
+        v = value.strip().lower()
+        if v in ("true", "yes", "on", "1"):
+            return True
+        if v in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"rule option {name} = {value!r} must be true or false")
+    if name in _INT_OPTIONS and isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            raise RulesError(f"rule option {name} = {value!r} must be a whole number") from None
+    if name in _INT_OPTIONS and isinstance(value, bool):
+        raise RulesError(f"rule option {name} = {value!r} must be a whole number")
+    if name == "leftover" and isinstance(value, str) and value.lower() in ("", "none", "null"):
+        return None
+    if name == "removed_cards":
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+        if not isinstance(value, (list, tuple)):
+            raise RulesError(f"rule option removed_cards = {value!r} must be a list of "
+                             "card codes")
+        return tuple(value)
+    return value
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """Parse ``key=value`` (the CLI's ``--rule``)."""
+    if "=" not in text:
+        raise RulesError(f"rule override {text!r} must look like key=value, "
+                         f"e.g. swap_timing=after_draw")
+    key, value = text.split("=", 1)
+    key = key.strip()
+    return key, parse_option(key, value.strip())
+
+
+_BRISCA = dict(swap_seven=True, swap_two=True)
+_BRISCOLA = dict(swap_seven=False, swap_two=False, tie="draw")
+
+PRESETS: dict[str, dict] = {
+    "brisca-2": dict(players=2, **_BRISCA),
+    "brisca-3-remove2": dict(players=3, leftover="remove", removed_cards=("2o",), **_BRISCA),
+    "brisca-3-faceup": dict(players=3, leftover="face_up", **_BRISCA),
+    "brisca-3-hidden": dict(players=3, leftover="hidden", **_BRISCA),
+    "brisca-4": dict(players=4, **_BRISCA),
+    "brisca-4-pairs": dict(players=4, teams="pairs", **_BRISCA),
+    "brisca-4-pairs-signals": dict(players=4, teams="pairs", signals="honest", **_BRISCA),
+    "brisca-5": dict(players=5, deck="spanish48", leftover="remove",
+                     removed_cards=("2o", "2c", "2e"), **_BRISCA),
+    "brisca-5-undrawn": dict(players=5, deck="spanish48", leftover="face_up", **_BRISCA),
+    "brisca-6": dict(players=6, deck="spanish48", **_BRISCA),
+    "brisca-6-pairs": dict(players=6, deck="spanish48", teams="pairs", **_BRISCA),
+    "brisca-6-threes": dict(players=6, deck="spanish48", teams="threes", **_BRISCA),
+    "brisca-2-blackhand": dict(players=2, swap_timing="after_draw", tie="last_trick",
+                               black_hand=True, **_BRISCA),
+    "brisca-reves": dict(players=2, objective="fewest", **_BRISCA),
+    "briscola-2": dict(players=2, **_BRISCOLA),
+    "briscola-3": dict(players=3, leftover="remove", removed_cards=("2o",), **_BRISCOLA),
+    "briscola-4": dict(players=4, teams="pairs", **_BRISCOLA),
+    "briscola-6": dict(players=6, deck="spanish36", teams="threes", **_BRISCOLA),
+    "briscola-2-reshuffle": dict(players=2, face_up_reshuffle=True, **_BRISCOLA),
+    "briscola-2-south": dict(players=2, jack_over_horse=True, **_BRISCOLA),
+}
