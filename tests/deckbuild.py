@@ -1,0 +1,114 @@
+"""Test helpers: explicit deck orders from wanted hands, and simple ways to play a deal on.
+
+A deck order lists the cards in play top first: dealt one at a time from seat 0, then the
+card turned face up, then the face-down stock from the top (RULES.md section 2). The
+helpers here state only what a scenario needs (hands, face-up card, the top and the bottom
+of the stock) and fill in the rest.
+"""
+from __future__ import annotations
+
+import random
+
+from briscasim import cards as C
+from briscasim.engine import layout as L
+from briscasim.game import Deal
+from briscasim.rules import Rules
+
+
+def ids(codes) -> list[int]:
+    """Card ids of codes given as a list or a space-separated string."""
+    return C.parse_cards(codes)
+
+
+def code_list(cards) -> list[str]:
+    return [C.card_code(c) for c in cards]
+
+
+def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> list[str]:
+    """A deck order (codes, top first) giving each seat ``hands[seat]`` (missing cards are
+    filled in), turning ``face_up`` and starting the stock with ``stock`` and ending it with
+    ``bottom`` (the last face-down cards, just above the face-up card).
+
+    Filling cards are the weakest non-trump cards first, so that they start no swap or black
+    hand by accident; the rest of the stock follows ``stock`` in that same order.
+    """
+    n = rules.players
+    in_play = set(rules.deck_ids)
+    hands = [ids(h or []) for h in hands] + [[] for _ in range(n - len(hands))]
+    named = [c for h in hands for c in h] + ids(stock) + ids(bottom)
+    if face_up is not None:
+        named.append(C.card_id(face_up))
+    assert len(set(named)) == len(named), f"a card is named twice: {code_list(named)}"
+    assert set(named) <= in_play, f"not in play: {code_list(set(named) - in_play)}"
+    strength, points = C.face_tables(rules.jack_over_horse)
+    rest = [c for c in rules.deck_ids if c not in named]
+    turned = C.card_id(face_up) if face_up is not None else None
+    trump = turned // 12 if turned is not None else -1
+    rest.sort(key=lambda c: (c // 12 == trump, points[c % 12], strength[c % 12], c))
+    for h in hands:
+        assert len(h) <= L.HAND_SIZE
+        while len(h) < L.HAND_SIZE:
+            h.append(rest.pop(0))
+    if turned is None:
+        turned = rest.pop(0)
+    order = [hands[s][r] for r in range(L.HAND_SIZE) for s in range(n)]
+    order += [turned] + ids(stock) + rest + ids(bottom)
+    return code_list(order)
+
+
+def new_deal(rules: Rules, **where) -> Deal:
+    """A deal from :func:`deck_order` (same keywords)."""
+    return Deal(rules, deck_order(rules, **where))
+
+
+def play_trick(deal: Deal, *codes) -> None:
+    """Play one card per seat, in playing order, from the seat to act."""
+    for c in codes:
+        deal.play(c)
+
+
+def lowest_card(deal: Deal) -> int:
+    """A fixed policy: the lowest card id in hand; keep at every swap offer."""
+    legal = deal.legal_actions()
+    if deal.phase == "swap":
+        return L.ACTION_KEEP
+    return min(legal)
+
+
+def play_out(deal: Deal, policy=lowest_card) -> Deal:
+    """Play ``deal`` to its end with ``policy(deal) -> action``."""
+    while not deal.over:
+        deal.play(policy(deal))
+    return deal
+
+
+def random_policy(rng: random.Random, swap_prob: float = 0.5):
+    """A policy drawing uniformly among the legal cards, swapping with ``swap_prob``."""
+    def policy(deal):
+        if deal.phase == "swap":
+            return L.ACTION_SWAP if rng.random() < swap_prob else L.ACTION_KEEP
+        return rng.choice(deal.legal_actions())
+    return policy
+
+
+def deck_points(rules: Rules) -> int:
+    """Card points of every card shuffled (removed cards excluded)."""
+    _, points = C.face_tables(rules.jack_over_horse)
+    return int(sum(points[c % 12] for c in rules.deck_ids))
+
+
+def draw_rounds(rules: Rules) -> int:
+    """Draw rounds in a deal: cards drawn (in play minus the first hands) over players."""
+    return (rules.cards_in_play - L.HAND_SIZE * rules.players) // rules.players
+
+
+def can_swap(rules: Rules, hand, face_up: int) -> bool:
+    """RULES.md section 3, read directly: the hand holds the trump 7 and the face-up card is
+    A 3 R C S, or it holds the trump 2 and the face-up card is a non-counting card other
+    than the 2."""
+    trump = face_up // 12
+    face = C.FACES[face_up % 12]
+    if rules.swap_seven and trump * 12 + C.SEVEN in hand and face in "A3RCS":
+        return True
+    non_counting = "4567" + ("89" if rules.deck == "spanish48" else "")
+    return bool(rules.swap_two and trump * 12 + C.TWO in hand and face in non_counting)
