@@ -1,0 +1,310 @@
+"""Determinizations: full deal states consistent with everything a seat knows.
+
+A search strategy sees only its seat's view (RULES.md section 8). To search it samples
+*worlds*: complete engine states that agree with the view, the unknown cards dealt uniformly
+at random over every world consistent with it. What the view pins down:
+
+- the seat's own hand, every card played, the face-up card, the trick and the scores
+  (copied from the public state);
+- cards publicly known to be in a hand (``public[S_KNOWN + card]`` is a seat number: the
+  face-up card once drawn, a card taken by a swap) go to that hand;
+- the number of cards in each hand (equal at the start of a trick, one fewer for the seats
+  that have played to the current trick) and in the face-down stock (from the rules and the
+  public draw counters);
+- partner signals (``SIG_*`` bytes): the partner holds exactly the signalled trump A, 3, R,
+  C, S and none of the others; a non-trump A or 3 or none; some trump or none.
+
+Sampling is split in two: :func:`prepare_worlds` once per decision (a base state with every
+known card placed, and a *spec* of the unknown cards and the slots they may fill), then
+:func:`sample_world` per world. Without signals a world is one shuffle of the unknown cards
+into the free slots. With signals, the partners' free slots are filled first by an exact
+rejection sampler (uniform subsets of the cards each partner may hold, accepted with the
+probability that makes the joint draw uniform, then checked against "holds at least one"),
+and the remaining cards are shuffled into the other slots. Every consistent world is equally
+likely (tests/test_sampling.py checks this by enumeration).
+"""
+from numba import njit
+
+from ..engine.layout import (HAND_SIZE, KNOWN_UNSEEN, NO_CARD, N_CARD_IDS, PHASE_PLAY,
+                             PUBLIC_LEN, R_DECK_N, R_PLAYERS, R_SIDE, S_DRAWN, S_HANDS,
+                             S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE, S_STOCK, S_TRICK_N,
+                             S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID, STATE_LEN)
+from ..engine.rng import below, uniform
+
+# ---- the spec written by prepare_worlds (int64) --------------------------------------------
+W_N_POOL = 0           # unknown cards to deal (not forced into a hand by a signal)
+W_POOL = 1             # [48] those cards (reordered by every sample)
+W_SLOT = 49            # [48] state indices they fill: partners' free slots first, in partner
+                       # order, then the other hands' free slots, then the face-down stock
+W_N_SLOTS = 97         # number of slots (equals W_N_POOL for a consistent view)
+W_POOL_MASK = 98       # the pool as a 48-bit mask
+W_TRUMPS = 99          # mask of the trump cards
+W_BRISCAS = 100        # mask of the non-trump A and 3
+W_N_PARTNERS = 101     # partners with a signal
+W_PARTNER = 102        # [5 x 4] per signalling partner: the fields P_* below
+P_FREE, P_FORBIDDEN, P_NEED_TRUMP, P_NEED_BRISCA = 0, 1, 2, 3
+P_LEN = 4
+W_COUNT = 122          # [6] scratch: free hand slots per seat
+SPEC_LEN = 128
+
+_ONE = 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _popcount(x):
+    k = 0
+    while x != 0:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _nth_bit(x, r):
+    """The card of the ``r``-th set bit (0-based) of the mask ``x``."""
+    for c in range(N_CARD_IDS):
+        if (x >> c) & 1:
+            if r == 0:
+                return c
+            r -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _comb(a, f):
+    r = 1.0
+    for i in range(f):
+        r = r * (a - i) / (i + 1)
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def hand_sizes(rules, public, hand, seat, out):
+    """Cards in every seat's hand, from the seat's own hand and the trick so far (jitted).
+
+    All hands are equal at the start of a trick; seats that have played to the current trick
+    hold one card fewer. Writes ``out[s]`` for every seat.
+    """
+    n = rules[R_PLAYERS]
+    trick_n = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
+    leader = public[S_LEADER]
+    k = 0
+    for i in range(HAND_SIZE):
+        if hand[i] != NO_CARD:
+            k += 1
+    full = k + (1 if (seat - leader) % n < trick_n else 0)
+    for s in range(n):
+        out[s] = full - (1 if (s - leader) % n < trick_n else 0)
+
+
+@njit(cache=True, _nrt=False)
+def prepare_worlds(rules, public, hand, seat, signals, base, spec):
+    """Prepare sampling for the seat's view (jitted).
+
+    Writes ``base`` (an int16 state of ``STATE_LEN``: the public part, the seat's hand, every
+    publicly known card in its hand, signal-forced cards in the partners' hands, empty slots
+    elsewhere) and ``spec`` (int64, ``SPEC_LEN``: the unknown cards and where they may go).
+    """
+    n = rules[R_PLAYERS]
+    for i in range(PUBLIC_LEN):
+        base[i] = public[i]
+    for i in range(PUBLIC_LEN, STATE_LEN):
+        base[i] = NO_CARD
+    m = rules[R_DECK_N] - HAND_SIZE * n - 1
+    base[S_N_FACEDOWN] = m
+    count = spec[W_COUNT:W_COUNT + 6]
+    hand_sizes(rules, public, hand, seat, count)
+    mine = 0
+    for i in range(HAND_SIZE):
+        c = hand[i]
+        base[S_HANDS + seat * HAND_SIZE + i] = c
+        if c != NO_CARD:
+            mine |= _ONE << c
+    count[seat] = 0
+    pool = 0
+    for c in range(N_CARD_IDS):
+        k = public[S_KNOWN + c]
+        if 0 <= k < n and k != seat:
+            _place(base, k, c)
+            count[k] -= 1
+        elif k == KNOWN_UNSEEN and (mine >> c) & 1 == 0:
+            pool |= _ONE << c
+    trump = public[S_TRUMP]
+    trumps = ((_ONE << 12) - 1) << (12 * trump)
+    briscas = 0
+    for s in range(4):
+        if s != trump:
+            briscas |= (_ONE << (12 * s)) | (_ONE << (12 * s + 1))
+    spec[W_TRUMPS] = trumps
+    spec[W_BRISCAS] = briscas
+    # partner signals: forced cards go to the partner now; the rest is checked per sample
+    n_part = 0
+    shift = 0
+    side = rules[R_SIDE + seat]
+    for i in range(1, n):
+        p = (seat + i) % n
+        if rules[R_SIDE + p] != side:
+            continue
+        b = (signals >> shift) & 255
+        shift += 8
+        if b & SIG_VALID == 0:
+            continue
+        held = 0
+        for j in range(HAND_SIZE):
+            c = base[S_HANDS + p * HAND_SIZE + j]
+            if c != NO_CARD:
+                held |= _ONE << c
+        forbidden = 0
+        for f in range(5):  # trump A 3 R C S: SIG bit 1 << face
+            c = 12 * trump + f
+            if b & (1 << f):
+                if (held >> c) & 1 == 0 and (pool >> c) & 1:
+                    _place(base, p, c)
+                    count[p] -= 1
+                    pool &= ~(_ONE << c)
+                    held |= _ONE << c
+            else:
+                forbidden |= _ONE << c
+        if b & SIG_BRISCA == 0:
+            forbidden |= briscas
+        if b & SIG_NO_TRUMP:
+            forbidden |= trumps
+        q = W_PARTNER + P_LEN * n_part
+        spec[q + P_FREE] = p  # seat for now; replaced by the free count below
+        spec[q + P_FORBIDDEN] = forbidden
+        spec[q + P_NEED_TRUMP] = 1 if (b & SIG_NO_TRUMP == 0 and held & trumps == 0) else 0
+        spec[q + P_NEED_BRISCA] = 1 if (b & SIG_BRISCA and held & briscas == 0) else 0
+        n_part += 1
+    spec[W_N_PARTNERS] = n_part
+    spec[W_POOL_MASK] = pool
+    k = 0
+    for c in range(N_CARD_IDS):
+        if (pool >> c) & 1:
+            spec[W_POOL + k] = c
+            k += 1
+    spec[W_N_POOL] = k
+    # slots: partners first, then everyone else, then the face-down stock
+    ns = 0
+    for j in range(n_part):
+        q = W_PARTNER + P_LEN * j
+        p = spec[q + P_FREE]
+        spec[q + P_FREE] = count[p]
+        ns = _free_slots(base, p, count[p], spec, ns)
+        count[p] = 0
+    for s in range(n):
+        ns = _free_slots(base, s, count[s], spec, ns)
+    for i in range(base[S_DRAWN], m):
+        spec[W_SLOT + ns] = S_STOCK + i
+        ns += 1
+    spec[W_N_SLOTS] = ns
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _place(state, seat, card):
+    base = S_HANDS + seat * HAND_SIZE
+    for i in range(HAND_SIZE):
+        if state[base + i] == NO_CARD:
+            state[base + i] = card
+            return
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _free_slots(base, seat, k, spec, ns):
+    """Record the first ``k`` empty slots of the seat's hand as slots to fill."""
+    h = S_HANDS + seat * HAND_SIZE
+    for i in range(HAND_SIZE):
+        if k > 0 and base[h + i] == NO_CARD:
+            spec[W_SLOT + ns] = h + i
+            ns += 1
+            k -= 1
+    return ns
+
+
+@njit(cache=True, _nrt=False)
+def _sample_partners(spec, rng, out):
+    """Fill the signalling partners' free slots; return how many slots were filled.
+
+    Partner ``j`` draws its free cards uniformly from the pool cards it may hold and that
+    earlier partners did not take. The draw is accepted with probability
+    ``prod_j C(a_j, f_j) / C(A_j, f_j)`` (``a_j`` cards left to it, ``A_j`` allowed in all,
+    ``f_j`` free slots), which makes the joint draw uniform, and only if every "holds at
+    least one" signal is met.
+    """
+    n_part = spec[W_N_PARTNERS]
+    pool = spec[W_POOL_MASK]
+    trumps = spec[W_TRUMPS]
+    briscas = spec[W_BRISCAS]
+    while True:
+        taken = 0
+        weight = 1.0
+        ok = True
+        ns = 0
+        for j in range(n_part):
+            q = W_PARTNER + P_LEN * j
+            f = spec[q + P_FREE]
+            allowed = pool & ~spec[q + P_FORBIDDEN]
+            avail = allowed & ~taken
+            a = _popcount(avail)
+            if a < f:
+                ok = False
+                break
+            weight *= _comb(a, f) / _comb(_popcount(allowed), f)
+            picked = 0
+            for i in range(f):
+                c = _nth_bit(avail, below(rng, a - i))
+                avail &= ~(_ONE << c)
+                picked |= _ONE << c
+                out[spec[W_SLOT + ns]] = c
+                ns += 1
+            taken |= picked
+            if ((spec[q + P_NEED_TRUMP] != 0 and picked & trumps == 0)
+                    or (spec[q + P_NEED_BRISCA] != 0 and picked & briscas == 0)):
+                ok = False
+                break
+        if ok and (weight >= 1.0 or uniform(rng) < weight):
+            return ns
+
+
+@njit(cache=True, _nrt=False)
+def sample_world(base, spec, rng, out):
+    """Write into ``out`` a world drawn uniformly from those consistent with the view that
+    :func:`prepare_worlds` turned into ``base`` and ``spec`` (jitted)."""
+    for i in range(STATE_LEN):
+        out[i] = base[i]
+    npool = spec[W_N_POOL]
+    first = 0
+    if spec[W_N_PARTNERS] > 0:
+        first = _sample_partners(spec, rng, out)
+        # list the cards the partners did not take
+        rest = spec[W_POOL_MASK]
+        for i in range(first):
+            rest &= ~(_ONE << out[spec[W_SLOT + i]])
+        npool = 0
+        for c in range(N_CARD_IDS):
+            if (rest >> c) & 1:
+                spec[W_POOL + npool] = c
+                npool += 1
+    # Fisher-Yates over the pool array (any starting order gives a uniform permutation)
+    slot = W_SLOT + first
+    for i in range(npool):
+        j = i + below(rng, npool - i)
+        c = spec[W_POOL + j]
+        spec[W_POOL + j] = spec[W_POOL + i]
+        spec[W_POOL + i] = c
+        out[spec[slot + i]] = c
+
+
+@njit(cache=True, _nrt=False)
+def unique_world(spec):
+    """True if only one world is consistent with the view: every unknown card must go to
+    the same hand (2-player play once the stock is empty) (jitted)."""
+    holder = -1
+    for i in range(spec[W_N_SLOTS]):
+        slot = spec[W_SLOT + i]
+        if slot >= S_STOCK:
+            return False
+        h = (slot - S_HANDS) // HAND_SIZE
+        if holder >= 0 and h != holder:
+            return False
+        holder = h
+    return True
