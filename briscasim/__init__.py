@@ -22,7 +22,9 @@ def _numba_cache_dir() -> str:
     """
     root = pathlib.Path(__file__).parent
     h = hashlib.sha1()
-    for p in sorted(root.rglob("*.py")):
+    # cli/ and experiments/ hold no jitted code: editing them must not force a recompile
+    for p in sorted(q for q in root.rglob("*.py")
+                    if q.relative_to(root).parts[0] not in ("cli", "experiments")):
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
     base = pathlib.Path(os.environ.get("BRISCASIM_CACHE_DIR",
