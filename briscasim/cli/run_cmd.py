@@ -1,0 +1,28 @@
+"""``briscasim run SPEC``."""
+import click
+
+
+@click.command()
+@click.argument("spec_file", metavar="SPEC", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", type=click.Path(file_okay=False),
+              help="Results directory (default: runs/<spec name>).")
+@click.option("--workers", type=click.IntRange(1), help="Parallel workers (default: all cores).")
+@click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Threads here, or a Dask distributed cluster.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (docs/cluster.md).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def run(spec_file, out, workers, resume, executor, scheduler, quiet):
+    """Run an experiment spec; per-deal results go to Parquet files in the results directory.
+
+    A run stopped at any moment keeps its finished chunks; --resume completes it with exactly
+    the results of an uninterrupted run.
+    """
+    from ..experiments.runner import run as run_spec
+    from ..experiments.spec import load_spec
+
+    spec = load_spec(spec_file)
+    path = run_spec(spec, out, workers=workers, resume=resume, executor=executor,
+                    scheduler=scheduler, progress=not quiet)
+    click.echo(f"results in {path}; next: briscasim report {path}")
