@@ -322,6 +322,9 @@ def action_code(a: int) -> str:
 
 def parse_action(action) -> int:
     if isinstance(action, (int, np.integer)):
+        if not 0 <= action < L.N_ACTIONS:
+            raise IllegalAction(f"action {int(action)} is neither a card id (0..47) nor "
+                                f"swap ({L.ACTION_SWAP}) / keep ({L.ACTION_KEEP})")
         return int(action)
     text = str(action).strip()
     if text.lower() == "swap":
