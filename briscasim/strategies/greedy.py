@@ -1,9 +1,283 @@
-"""``greedy``: PLACEHOLDER, being implemented (plays like random for now)."""
+"""``greedy``: the source texts' advice (RULES.md seeds, "Consejos") made precise.
+
+Every card has a *keep cost*, what it costs to let it go on a trick the seat's side loses:
+its points for a plain card, ``trump_keep`` plus its points for a trump, and far more for
+the trump A and 3 ("keep the trump A and 3"). With ``objective = most`` the seat
+
+1. **leads low**: the card of least keep cost (a blank plain card, the lowest first);
+2. **takes a trick its side is sure to win with a plain card**, picking the plain card with
+   the most points ("quality before quantity": it banks them). Sure means nobody who can
+   still overtake plays after it, or no card that a later opponent may hold beats it. This
+   also loads points onto a trick a partner is sure to take, or one a partner behind it will
+   take with the top trump it signalled;
+3. **spends a trump only on a trick worth it**: with at least ``trump_threshold`` points on
+   the table, the cheapest trump that wins (the lowest); the trump A or 3 only from
+   ``high_trump_threshold`` points; never over a partner who is winning;
+4. otherwise **throws the card of least keep cost** ("sometimes it is better to lose").
+
+With ``objective = fewest`` (``brisca-reves``, or ``objective=fewest``) it mirrors this: it
+dumps its most valuable card on a trick someone else takes, and when it must take a trick it
+takes the fewest points, getting rid of its strongest card. A swap offer (when no swap
+policy is set) is accepted at once, except under ``fewest``. Deterministic: no randomness.
+"""
 from numba import njit
 
-from .random import random_strategy
+from ..engine.core import beats, card_points, card_strength, trick_winner_index
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN, N_CARD_IDS,
+                             NO_CARD, OBJECTIVE_FEWEST, PHASE_SWAP, R_OBJECTIVE, R_PLAYERS,
+                             R_SIDE, S_KNOWN, S_LEADER, S_PHASE, S_TRICK, S_TRICK_N, S_TRUMP,
+                             SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
+                             SIG_TRUMP_THREE)
+from .api import KIND_GREEDY
+from .params import Param, StrategyDef
+
+P_TRUMP_THRESHOLD = 0
+P_HIGH_TRUMP_THRESHOLD = 1
+P_TRUMP_KEEP = 2
+P_OBJECTIVE = 3
+P_SWAP = 4
+
+OBJ_AUTO, OBJ_MOST, OBJ_FEWEST = 0, 1, 2
+ANSWER_AUTO, ANSWER_SWAP, ANSWER_KEEP = 0, 1, 2
+
+DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
+    Param("trump_threshold", int, 2, 0, 120,
+          "points on the table worth spending a trump on"),
+    Param("high_trump_threshold", int, 10, 0, 120,
+          "points on the table worth spending the trump A or 3 on"),
+    Param("trump_keep", float, 10.0, 0.0, 100.0,
+          "points a low trump is worth in hand: it is thrown rather than a card worth more"),
+    Param("objective", str, "auto", doc="most or fewest points; auto follows the rules",
+          choices=("auto", "most", "fewest")),
+    Param("swap", str, "auto", doc="answer to swap offers without a swap policy: auto is "
+          "swap under most, keep under fewest", choices=("auto", "swap", "keep")),
+), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
+   "the trump A and 3")
+
+_A, _THREE = 0, 1
+_HIGH_TRUMP_COST = 1000.0
+# SIG_* bit of each trump face a partner signals, by face (A 3 R C S)
+_SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, SIG_TRUMP_JACK)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _keep_cost(rules, card, trump, trump_keep):
+    """What letting ``card`` go on a lost trick costs; ties go to the weaker card."""
+    pts = card_points(rules, card)
+    strength = card_strength(rules, card)
+    if card // 12 != trump:
+        return pts + 0.01 * strength
+    face = card % 12
+    if face == _A or face == _THREE:
+        return _HIGH_TRUMP_COST + strength
+    return trump_keep + pts + 0.01 * strength
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cheapest(rules, hand, trump, trump_keep):
+    """The card of ``hand`` with the least keep cost."""
+    best = NO_CARD
+    best_cost = 0.0
+    for i in range(HAND_SIZE):
+        c = hand[i]
+        if c == NO_CARD:
+            continue
+        cost = _keep_cost(rules, c, trump, trump_keep)
+        if best == NO_CARD or cost < best_cost:
+            best = c
+            best_cost = cost
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _threatened(rules, public, hand, seat, pos, winner_card):
+    """True if an opponent still to play in this trick may hold a card beating
+    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``)."""
+    n = rules[R_PLAYERS]
+    side = rules[R_SIDE + seat]
+    trump = public[S_TRUMP]
+    opponent_after = False
+    for k in range(1, n - pos):
+        if rules[R_SIDE + (seat + k) % n] != side:
+            opponent_after = True
+    if not opponent_after:
+        return False
+    for c in range(N_CARD_IDS):
+        where = public[S_KNOWN + c]
+        if where == KNOWN_UNSEEN:
+            mine = False
+            for i in range(HAND_SIZE):
+                if hand[i] == c:
+                    mine = True
+            if mine:
+                continue
+        elif 0 <= where < n:
+            k = (where - seat) % n
+            if k == 0 or k >= n - pos or rules[R_SIDE + where] == side:
+                continue
+        else:
+            continue
+        if beats(rules, c, winner_card, trump):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
+    """True if a partner still to play in this trick signalled the highest trump that is
+    still in anyone's hand."""
+    n = rules[R_PLAYERS]
+    side = rules[R_SIDE + seat]
+    trump = public[S_TRUMP]
+    top = NO_CARD
+    for f in range(12):
+        c = trump * 12 + f
+        where = public[S_KNOWN + c]
+        if where == KNOWN_UNSEEN or 0 <= where < n:
+            if top == NO_CARD or card_strength(rules, c) > card_strength(rules, top):
+                top = c
+    face = top % 12 if top != NO_CARD else 12
+    if face >= 5:
+        return False   # no trump left, or the top one is never signalled
+    for i in range(HAND_SIZE):
+        if hand[i] == top:
+            return False
+    shift = 0
+    for k in range(1, n):
+        p = (seat + k) % n
+        if rules[R_SIDE + p] != side:
+            continue
+        byte = (signals >> shift) & 255
+        shift += 8
+        if k < n - pos and (byte & _SIGNAL_BIT[face]) != 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _play_most(rules, public, hand, seat, signals, params):
+    n = rules[R_PLAYERS]
+    trump = public[S_TRUMP]
+    trump_keep = params[P_TRUMP_KEEP]
+    pos = public[S_TRICK_N]
+    if pos == 0:
+        return _cheapest(rules, hand, trump, trump_keep)
+    wi = trick_winner_index(rules, public)
+    best = public[S_TRICK + wi]
+    side = rules[R_SIDE + seat]
+    partner_winning = rules[R_SIDE + (public[S_LEADER] + wi) % n] == side
+    table = 0
+    for i in range(pos):
+        table += card_points(rules, public[S_TRICK + i])
+    last = pos == n - 1
+    backed = (not last and signals != 0
+              and _partner_holds_top_trump(rules, public, hand, seat, signals, pos))
+    # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points
+    bank = NO_CARD
+    bank_pts = -1.0
+    for i in range(HAND_SIZE):
+        c = hand[i]
+        if c == NO_CARD or c // 12 == trump:
+            continue
+        wins = beats(rules, c, best, trump)
+        if not (wins or partner_winning or backed):
+            continue
+        if not last and not backed:
+            if _threatened(rules, public, hand, seat, pos, c if wins else best):
+                continue
+        v = card_points(rules, c) - 0.01 * card_strength(rules, c)
+        if v > bank_pts:
+            bank = c
+            bank_pts = v
+    if bank != NO_CARD:
+        return bank
+    # 2. a trick worth a trump: the lowest trump that wins
+    if not partner_winning and table >= params[P_TRUMP_THRESHOLD]:
+        ruff = NO_CARD
+        for i in range(HAND_SIZE):
+            c = hand[i]
+            if c == NO_CARD or c // 12 != trump or not beats(rules, c, best, trump):
+                continue
+            face = c % 12
+            if (face == _A or face == _THREE) and table < params[P_HIGH_TRUMP_THRESHOLD]:
+                continue
+            if ruff == NO_CARD or card_strength(rules, c) < card_strength(rules, ruff):
+                ruff = c
+        if ruff != NO_CARD:
+            return ruff
+    # 3. not worth fighting for: the card of least keep cost
+    return _cheapest(rules, hand, trump, trump_keep)
+
+
+@njit(cache=True, _nrt=False)
+def _play_fewest(rules, public, hand, seat):
+    n = rules[R_PLAYERS]
+    trump = public[S_TRUMP]
+    pos = public[S_TRICK_N]
+    side = rules[R_SIDE + seat]
+    choice = NO_CARD
+    if pos == 0:
+        # lead the card least able to win, with the fewest points
+        cost_best = 0.0
+        for i in range(HAND_SIZE):
+            c = hand[i]
+            if c == NO_CARD:
+                continue
+            cost = card_points(rules, c) + 0.1 * card_strength(rules, c)
+            if c // 12 == trump:
+                cost += 20.0
+            if choice == NO_CARD or cost < cost_best:
+                choice = c
+                cost_best = cost
+        return choice
+    wi = trick_winner_index(rules, public)
+    best = public[S_TRICK + wi]
+    partner_winning = rules[R_SIDE + (public[S_LEADER] + wi) % n] == side
+    # dump the most valuable card that leaves the trick to an opponent
+    dump_best = -1.0
+    if not partner_winning:
+        for i in range(HAND_SIZE):
+            c = hand[i]
+            if c == NO_CARD or beats(rules, c, best, trump):
+                continue
+            v = card_points(rules, c) + 0.1 * card_strength(rules, c)
+            if c // 12 == trump:
+                v += 5.0
+            if v > dump_best:
+                choice = c
+                dump_best = v
+        if choice != NO_CARD:
+            return choice
+    # our side takes it: add the fewest points, shedding the strongest card
+    cost_best = 0.0
+    for i in range(HAND_SIZE):
+        c = hand[i]
+        if c == NO_CARD:
+            continue
+        cost = card_points(rules, c) - 0.01 * card_strength(rules, c)
+        if choice == NO_CARD or cost < cost_best:
+            choice = c
+            cost_best = cost
+    return choice
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _fewest(rules, params):
+    obj = params[P_OBJECTIVE]
+    if obj == OBJ_AUTO:
+        return rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
+    return obj == OBJ_FEWEST
 
 
 @njit(cache=True, _nrt=False)
 def greedy_strategy(rules, public, hand, seat, signals, params, rng):
-    return random_strategy(rules, public, hand, seat, signals, params, rng)
+    """The greedy decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
+    fewest = _fewest(rules, params)
+    if public[S_PHASE] == PHASE_SWAP:
+        answer = params[P_SWAP]
+        if answer == ANSWER_AUTO:
+            return ACTION_KEEP if fewest else ACTION_SWAP
+        return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
+    if fewest:
+        return _play_fewest(rules, public, hand, seat)
+    return _play_most(rules, public, hand, seat, signals, params)

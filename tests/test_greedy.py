@@ -1,0 +1,129 @@
+"""``greedy`` in crafted positions: each rule of its docstring, for 2 players, pairs with and
+without signals, and Brisca al revés; and its strength against random."""
+import numpy as np
+import pytest
+
+from briscasim import cards as C
+from briscasim.engine import layout as L
+from briscasim.game import Deal
+from briscasim.rules import Rules
+from briscasim.simulate import Lineup, play_chunk
+from briscasim.strategies.prototype import decide_entry
+
+
+def crafted(preset: str, hands, turned: str, **overrides) -> Deal:
+    """A deal where seat ``s`` holds ``hands[s]`` and ``turned`` is the face-up card."""
+    rules = Rules.preset(preset, **overrides)
+    ids = [[C.card_id(c) for c in h] for h in hands]
+    first = [ids[s][j] for j in range(3) for s in range(rules.players)] + [C.card_id(turned)]
+    rest = [c for c in rules.deck_ids if c not in first]
+    return Deal(rules, first + rest)
+
+
+def choice(deal: Deal, spec: str = "greedy") -> str:
+    """The action ``spec`` takes for the seat to act in ``deal``, as a code."""
+    rules = deal.rules
+    kinds, params, user = Lineup.build(rules, spec).arrays()
+    seat = deal.turn
+    a = decide_entry(kinds, params, user, rules.to_array(), deal.state.copy(), seat, seat,
+                     np.zeros(1, np.uint64))
+    return {L.ACTION_SWAP: "swap", L.ACTION_KEEP: "keep"}.get(a) or C.card_code(a)
+
+
+# trump is oros (o) in every position below: the face-up card is 4o
+@pytest.mark.parametrize("lead, hand, expected, why", [
+    ("4c", ["6e", "Ac", "2o"], "Ac", "a sure plain win banks the most points"),
+    ("5c", ["2o", "6e", "Re"], "6e", "no trump on an empty trick: throw the least valuable"),
+    ("Ac", ["Ao", "6o", "5e"], "6o", "a trick worth it: the cheapest trump that wins"),
+    ("Rc", ["Ao", "3o", "5e"], "5e", "keep the trump A and 3 for tricks worth less than 10"),
+    ("3c", ["Ao", "3o", "Re"], "3o", "the trump 3 wins a 10-point trick (cheaper than the A)"),
+    ("2c", ["Ae", "3e", "7o"], "7o", "a low trump is thrown rather than a brisca"),
+    ("Ce", ["Se", "Re", "5b"], "Re", "win with the plain card that banks most"),
+])
+def test_second_hand_two_players(lead, hand, expected, why):
+    deal = crafted("brisca-2", [["Cb", "7b", lead], hand], "4o")
+    deal.play(lead)
+    assert choice(deal) == expected, why
+
+
+def test_leads_low():
+    deal = crafted("brisca-2", [["Ac", "4e", "2o"], ["5c", "6c", "7c"]], "4o")
+    assert choice(deal) == "4e"
+    deal = crafted("brisca-2", [["Ac", "Re", "2o"], ["5c", "6c", "7c"]], "4o")
+    assert choice(deal) == "Re"      # 4 points rather than a brisca or a trump
+
+
+def test_parameters_change_decisions():
+    deal = crafted("brisca-2", [["Cb", "7b", "Rc"], ["Ao", "6o", "5e"]], "4o")
+    deal.play("Rc")
+    assert choice(deal) == "6o"                               # 4 points >= threshold 2
+    assert choice(deal, "greedy:trump_threshold=5") == "5e"
+    deal = crafted("brisca-2", [["Cb", "7b", "Ac"], ["Ao", "3o", "5e"]], "4o")
+    deal.play("Ac")
+    assert choice(deal) == "3o"
+    assert choice(deal, "greedy:high_trump_threshold=12") == "5e"
+
+
+def test_pairs_do_not_overtake_a_winning_partner():
+    # seat 0 leads Ac, seat 1 (opponent) throws 5e; seat 2 (partner) must not trump
+    deal = crafted("brisca-4-pairs", [["Ac", "6c", "7c"], ["5e", "6e", "7e"],
+                                      ["2o", "3e", "6b"], ["5b", "7b", "4b"]], "4o")
+    deal.play("Ac")
+    deal.play("5e")
+    assert choice(deal) == "6b"
+
+
+def test_pairs_load_a_partner_sure_to_win():
+    # the partner led the trump A: nothing beats it, so seat 2 adds its 3 of espadas
+    deal = crafted("brisca-4-pairs", [["Ao", "6c", "7c"], ["5e", "6e", "7e"],
+                                      ["2o", "3e", "6b"], ["5b", "7b", "4b"]], "4o")
+    deal.play("Ao")
+    deal.play("5e")
+    assert choice(deal) == "3e"
+
+
+def test_signals_back_a_load_when_the_partner_holds_the_top_trump():
+    hands = [["4c", "6c", "7c"], ["Ae", "5b", "6b"], ["5e", "6e", "7e"], ["Ao", "7b", "4b"]]
+    signals = crafted("brisca-4-pairs-signals", hands, "4o")
+    signals.play("4c")
+    assert choice(signals) == "Ae"    # seat 3, behind, signalled the trump A
+    silent = crafted("brisca-4-pairs", hands, "4o")
+    silent.play("4c")
+    assert choice(silent) == "5b"     # without signals the brisca would be at risk
+
+
+def test_reverse_avoids_points():
+    deal = crafted("brisca-reves", [["Cb", "7b", "Ac"], ["3e", "2c", "4o"]], "5o")
+    deal.play("Ac")
+    assert choice(deal) == "3e"       # dump 10 points on the opponent's trick
+    deal = crafted("brisca-reves", [["Cb", "7b", "2c"], ["3c", "Ac", "6o"]], "5o")
+    deal.play("2c")
+    assert choice(deal) == "6o"       # every card wins: take no points
+    # the same position under objective=most, or greedy told to play for most points
+    deal = crafted("brisca-2", [["Cb", "7b", "2c"], ["3c", "Ac", "6o"]], "5o")
+    deal.play("2c")
+    assert choice(deal) == "Ac"
+    deal = crafted("brisca-reves", [["Cb", "7b", "2c"], ["3c", "Ac", "6o"]], "5o")
+    deal.play("2c")
+    assert choice(deal, "greedy:objective=most") == "Ac"
+
+
+def test_swap_answers_by_play():
+    # seat 0 holds the trump 7 and wins the first trick: the face-up Ao is offered
+    for preset, default in (("brisca-2", "swap"), ("brisca-reves", "keep")):
+        deal = crafted(preset, [["7o", "Ac", "2b"], ["4c", "5e", "6e"]], "Ao")
+        deal.play("Ac")
+        deal.play("4c")
+        assert deal.phase == "swap"
+        assert choice(deal) == default
+        assert choice(deal, "greedy:swap=keep") == "keep"
+        assert choice(deal, "greedy:swap=swap") == "swap"
+
+
+def test_greedy_beats_random():
+    rules = Rules.preset("brisca-2")
+    out = play_chunk(rules, Lineup.build(rules, ["greedy", "random"]), 1, 0, 2000, 2)
+    seat = (0 - np.arange(len(out)) % 2) % 2
+    w = out[:, L.REC_WINNER]
+    score = np.where(w == seat, 1.0, np.where(w == L.DRAW, 0.5, 0.0)).mean()
+    assert score > 0.8
