@@ -63,8 +63,12 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
 
     With ``rotations = n`` every deal is replayed with the lineup rotated ``r = 0..n-1``
     seats (duplicate play: same cards). Results depend only on ``(rules, lineup, seed,
-    deal index)``, never on how deals are split into chunks or threads.
+    deal index)``, never on how deals are split into chunks or threads. A lineup holding a
+    prototype (pure-Python) strategy is played by a slow Python loop instead of the kernels.
     """
+    if any(s.python_fn is not None for s in lineup.strategies):
+        from .strategies.prototype import play_prototype_chunk
+        return play_prototype_chunk(rules, lineup, seed, first, count, rotations)
     r = rules.to_array()
     kinds, params, user = lineup.arrays()
     out = np.empty((count * rotations, record_len(rules)), np.int32)

@@ -15,6 +15,7 @@ import click
 # command name -> (module, attribute, one-line help)
 COMMANDS = {
     "presets": ("briscasim.cli.presets_cmd", "presets", "List the rule presets and their options."),
+    "strategies": ("briscasim.cli.strategies_cmd", "strategies", "List strategies, swap policies, parameters."),
 }
 
 
