@@ -1,19 +1,27 @@
-"""Batch simulation from Python: lineups of strategies, chunks of deals, records.
+"""Batch simulation from Python: lineups of strategies, chunks of deals, records, totals.
 
-:func:`play_chunk` is the one door to the batch kernels used by ``simulate``, the experiment
-runner and the benchmarks. Records are int32 rows (``REC_*`` fields of
+:func:`play_chunk` is the one door to the batch kernels used by :func:`simulate`, the
+experiment runner and the benchmarks. :func:`simulate` plays many deals (or matches) on a pool
+of threads and keeps only running totals, so its memory does not grow with the number of
+deals. Records are int32 rows (``REC_*`` fields of
 :mod:`briscasim.engine.layout` for single deals, ``M_*`` of :mod:`briscasim.batch` for
 matches), one per (deal, rotation), in the order ``deal * n_rotations + rotation``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import batch
 from .engine import layout as L
+from .errors import UserError
 from .rules import Rules
+from .stats import mean_interval, mean_sd, wilson_interval
 from .strategies.api import KIND_USER, N_PARAMS
 from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
 
@@ -80,3 +88,257 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
         raise StrategyError(f"a strategy in lineup {lineup.labels} chose an illegal action "
                             f"in deal {bad} (seed {seed})")
     return out
+
+
+# ---- many deals on many threads ----------------------------------------------------------
+MAX_CHUNK = 32768
+"""Most deal-plays (deals x rotations) in one chunk: bounds the records held at once."""
+
+
+@dataclass
+class _Totals:
+    """Running integer totals over records; adding chunks in any order gives the same sums.
+
+    Per seat ``s`` and rotation ``r`` (arrays ``[seat, rotation]``): plays won by the seat's
+    side, its side's points and their squares, black hands shown by the seat (single deals)
+    or deals won by its side (matches).
+    """
+    rules: Rules
+    rotations: int
+    plays: int = 0
+    draws: int = 0
+    black_hands: int = 0
+    deals_played: int = 0
+    wins: np.ndarray = field(default=None)
+    points: np.ndarray = field(default=None)
+    points_sq: np.ndarray = field(default=None)
+    extra: np.ndarray = field(default=None)
+
+    def __post_init__(self):
+        shape = (self.rules.players, self.rotations)
+        self.wins, self.points, self.points_sq, self.extra = (
+            np.zeros(shape, np.int64) for _ in range(4))
+        self.side = np.array(self.rules.side_of, np.int64)
+        self.matches = self.rules.match_kind != "deal"
+
+    def add(self, records: np.ndarray) -> None:
+        """Fold one chunk of records (rows ``deal * rotations + rotation``) into the totals."""
+        rec = records.reshape(-1, self.rotations, records.shape[1]).astype(np.int64)
+        win_col, pts_col = ((batch.M_WINNER, batch.M_POINTS) if self.matches
+                            else (L.REC_WINNER, L.REC_POINTS))
+        winner = rec[:, :, win_col]                              # (deals, rot)
+        won = winner[:, None, :] == self.side[None, :, None]     # (deals, seat, rot)
+        pts = rec[:, :, pts_col + self.side].transpose(0, 2, 1)  # (deals, seat, rot)
+        self.plays += winner.size
+        self.draws += int((winner == L.DRAW).sum())
+        self.wins += won.sum(axis=0)
+        self.points += pts.sum(axis=0)
+        self.points_sq += (pts * pts).sum(axis=0)
+        if self.matches:
+            self.deals_played += int(rec[:, :, batch.M_DEALS].sum())
+            self.black_hands += int(rec[:, :, batch.M_BLACK_HANDS].sum())
+            self.extra += rec[:, :, batch.M_DEALS_WON + self.side].transpose(0, 2, 1).sum(axis=0)
+        else:
+            self.deals_played += winner.size
+            black = rec[:, :, L.REC_BLACK_HAND]
+            self.black_hands += int((black >= 0).sum())
+            seats = np.arange(self.rules.players)
+            self.extra += (black[:, None, :] == seats[None, :, None]).sum(axis=0)
+
+    def by_entry(self, a: np.ndarray) -> np.ndarray:
+        """Per lineup entry: the sum over rotations of ``a[seat, r]`` at the seat where
+        rotation ``r`` put the entry (seat ``(entry - r) % n``)."""
+        n = self.rules.players
+        return np.array([sum(a[(e - r) % n, r] for r in range(self.rotations))
+                         for e in range(n)], np.int64)
+
+
+@dataclass
+class SimulationResult:
+    """Totals of a simulation and the statistics derived from them (:meth:`to_dict`).
+
+    A seat's win is its side's win ("a side's win counts for each of its members"); its
+    points are its side's card points (match points: summed over the match's deals).
+    """
+    rules: Rules
+    lineup: Lineup
+    seed: int
+    deals: int
+    duplicate: bool
+    workers: int
+    chunk_size: int
+    seconds: float
+    totals: _Totals
+
+    @property
+    def is_match(self) -> bool:
+        return self.totals.matches
+
+    def _item(self, n, wins, pts, pts_sq, extra, base: dict) -> dict:
+        """Statistics of one seat or strategy over ``n`` seat-plays."""
+        t = self.totals
+        mean, sd = mean_sd(float(pts), float(pts_sq), n)
+        # n seat-plays come from n_plays deal-plays; the Wilson interval uses the number of
+        # deal-plays (exact when every seat of the group sits on one side, conservative
+        # otherwise: seats in the same deal are not independent).
+        share = wins / n if n else 0.0
+        item = dict(base)
+        item.update(
+            n=int(t.plays), win_rate=share,
+            win_rate_ci95=list(wilson_interval(share * t.plays, t.plays)),
+            mean_points=mean, sd_points=sd,
+            mean_points_ci95=list(mean_interval(mean, sd, t.plays)))
+        if self.is_match:
+            item["mean_deals_won"] = extra / n if n else float("nan")
+        else:
+            item["black_hand_rate"] = extra / n if n else float("nan")
+        return item
+
+    @property
+    def by_seat(self) -> list[dict]:
+        t = self.totals
+        labels = self.lineup.labels
+        out = []
+        for s in range(self.rules.players):
+            base = {"seat": s, "side": self.rules.side_of[s],
+                    "strategy": None if self.duplicate else labels[s]}
+            out.append(self._item(t.plays, t.wins[s].sum(), t.points[s].sum(),
+                                  t.points_sq[s].sum(), t.extra[s].sum(), base))
+        return out
+
+    @property
+    def by_strategy(self) -> list[dict]:
+        """One item per distinct strategy, in the order first given; a strategy holding
+        several seats is pooled over them."""
+        t = self.totals
+        wins, pts, sq, extra = (t.by_entry(a) for a in (t.wins, t.points, t.points_sq,
+                                                        t.extra))
+        out = []
+        labels = self.lineup.labels
+        for label in dict.fromkeys(labels):
+            ent = [e for e, x in enumerate(labels) if x == label]
+            n = t.plays * len(ent)
+            out.append(self._item(n, wins[ent].sum(), pts[ent].sum(), sq[ent].sum(),
+                                  extra[ent].sum(), {"strategy": label, "entries": ent}))
+        return out
+
+    def to_dict(self) -> dict:
+        """Plain data (the ``--json`` output of ``briscasim simulate``).
+
+        ``plays`` counts deal-plays (deals x rotations; matches x rotations under a match
+        rule, where ``matches`` is the number of matches and ``deals`` the deals they took).
+        ``deals_per_second`` counts every deal played, replays of a duplicate deal included.
+        """
+        t = self.totals
+        secs = max(self.seconds, 1e-9)
+        d = {
+            "rules": self.rules.name, "options": self.rules.options(), "match": self.rules.match,
+            "seed": self.seed, "strategies": self.lineup.labels, "duplicate": self.duplicate,
+            "rotations": t.rotations,
+            "deals": t.deals_played if self.is_match else self.deals, "plays": t.plays, "workers": self.workers, "chunk_size": self.chunk_size,
+            "seconds": self.seconds, "deals_per_second": t.deals_played / secs,
+            "draw_rate": t.draws / t.plays if t.plays else float("nan"),
+            "draw_rate_ci95": list(wilson_interval(t.draws, t.plays)),
+            "black_hand_rate": (t.black_hands / t.deals_played if t.deals_played
+                                else float("nan")),
+        }
+        if self.is_match:
+            d.update(matches=self.deals, matches_per_second=self.deals / secs,
+                     mean_deals_per_match=t.deals_played / t.plays if t.plays else float("nan"))
+        d["by_seat"] = self.by_seat
+        d["by_strategy"] = self.by_strategy
+        return d
+
+
+def _check_count(name: str, value, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise UserError(f"{name} = {value!r} must be a whole number of at least {low}")
+    return int(value)
+
+
+def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False,
+             workers: int | None = None, chunk_size: int | None = None,
+             progress: bool = False) -> SimulationResult:
+    """Play ``deals`` deals (matches, under a match rule) between strategies and total them.
+
+    Parameters
+    ----------
+    rules : Rules
+    specs : str, sequence of str, or Lineup
+        One strategy spec for every seat, or one per seat (``"random"``,
+        ``"greedy:trump_threshold=10"``).
+    deals : int
+        Deals to play (matches when ``rules.match`` is not ``"deal"``).
+    seed : int
+        Master seed; deal ``i`` draws only from the streams of ``(seed, i)``.
+    duplicate : bool
+        Play every deal once per rotation of the lineup over the seats, with the same cards.
+    workers : int, optional
+        Threads (the kernels release the GIL); default: every core.
+    chunk_size : int, optional
+        Deals per chunk; by default about 16 chunks per worker, at most ``MAX_CHUNK``
+        deal-plays each. Results never depend on ``workers`` or ``chunk_size``.
+    progress : bool
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    SimulationResult
+    """
+    lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
+    deals = _check_count("deals", deals, 1)
+    seed = _check_count("seed", seed, 0)
+    if seed >= 2 ** 64:
+        raise UserError(f"seed = {seed} must be below 2**64")
+    workers = _check_count("workers", workers if workers is not None else (os.cpu_count() or 1),
+                           1)
+    rotations = rules.players if duplicate else 1
+    if chunk_size is None:
+        chunk_size = min(max(1, -(-deals // (16 * workers))), max(1, MAX_CHUNK // rotations))
+    chunk_size = _check_count("chunk_size", chunk_size, 1)
+    totals = _Totals(rules, rotations)
+    chunks = ((first, min(chunk_size, deals - first)) for first in range(0, deals, chunk_size))
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=deals, unit=" match" if totals.matches else " deal", file=sys.stderr,
+                   unit_scale=True, leave=False)
+
+    def run(chunk):
+        first, count = chunk
+        return count, play_chunk(rules, lineup, seed, first, count, rotations,
+                                 batch.new_work())
+
+    def fold(count, records):
+        totals.add(records)
+        if bar is not None:
+            bar.update(count)
+
+    start = time.perf_counter()
+    try:
+        if workers == 1:
+            for chunk in chunks:
+                fold(*run(chunk))
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                pending = set()
+                try:
+                    for chunk in chunks:
+                        # a bounded window of chunks in flight keeps memory flat
+                        if len(pending) >= 2 * workers:
+                            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                            for f in done:
+                                fold(*f.result())
+                        pending.add(pool.submit(run, chunk))
+                    for f in pending:
+                        fold(*f.result())
+                except BaseException:
+                    for f in pending:
+                        f.cancel()
+                    raise
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - start
+    return SimulationResult(rules, lineup, seed, deals, duplicate, workers, chunk_size,
+                            seconds, totals)

@@ -16,6 +16,9 @@ import click
 COMMANDS = {
     "presets": ("briscasim.cli.presets_cmd", "presets", "List the rule presets and their options."),
     "strategies": ("briscasim.cli.strategies_cmd", "strategies", "List strategies, swap policies, parameters."),
+    "simulate": ("briscasim.cli.simulate_cmd", "simulate", "Play many deals between strategies."),
+    "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
+    "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),
 }
 
 

@@ -1,0 +1,118 @@
+"""``briscasim simulate``: many deals between strategies, with win rates and points.
+
+Also home of the options shared by the commands that take rules and strategies
+(:func:`rules_options`, :func:`rules_from_options`, :func:`format_table`).
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import click
+
+from ..rules import Rules, parse_override
+
+
+def rules_options(f):
+    """``--preset`` and repeatable ``--rule key=value``."""
+    f = click.option("--rule", "rule_overrides", multiple=True, metavar="KEY=VALUE",
+                     help="Override a rule option, e.g. swap_timing=after_draw (repeatable).")(f)
+    return click.option("--preset", default="brisca-2", show_default=True,
+                        help="Rule preset (see `briscasim presets`).")(f)
+
+
+def rules_from_options(preset: str, rule_overrides) -> Rules:
+    """The rules of ``--preset`` with every ``--rule`` applied (validated)."""
+    overrides = dict(parse_override(text) for text in rule_overrides)
+    return Rules.preset(preset, **overrides)
+
+
+def format_table(header: list[str], rows: list[list[str]]) -> str:
+    """Columns aligned: the first left, the others right."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [str(x).ljust(w) if i == 0 else str(x).rjust(w)
+                 for i, (x, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _ci(lo_hi) -> str:
+    lo, hi = lo_hi
+    return f"[{100 * lo:.2f}, {100 * hi:.2f}]"
+
+
+def format_result(d: dict) -> str:
+    """The human-readable report of a ``SimulationResult.to_dict()``."""
+    match = d["match"] != "deal"
+    what = f"{d['matches']:,} matches ({d['deals']:,} deals)" if match else f"{d['deals']:,} deals"
+    dup = f" x {d['rotations']} rotations (duplicate)" if d["duplicate"] else ""
+    lines = [
+        f"rules {d['rules']}",
+        f"{what}{dup}, seed {d['seed']}, {d['workers']} workers: {d['seconds']:.2f} s, "
+        f"{d['deals_per_second']:,.0f} deals/s",
+        f"draw rate {_pct(d['draw_rate'])} {_ci(d['draw_rate_ci95'])}, "
+        f"black hands {_pct(d['black_hand_rate'])} of deals"
+        + (f", {d['mean_deals_per_match']:.2f} deals per match" if match else ""),
+        "",
+    ]
+    extra_key, extra_head = (("mean_deals_won", "deals won") if match
+                             else ("black_hand_rate", "black hand"))
+    head = ["win rate", "95% CI", "mean pts", "sd pts", extra_head]
+
+    def cells(item):
+        extra = item[extra_key]
+        return [_pct(item["win_rate"]), _ci(item["win_rate_ci95"]),
+                f"{item['mean_points']:.2f}", f"{item['sd_points']:.2f}",
+                f"{extra:.2f}" if match else _pct(extra)]
+
+    rows = [[str(it["seat"]), str(it["side"]), it["strategy"] or "(rotating)", *cells(it)]
+            for it in d["by_seat"]]
+    lines.append(format_table(["seat", "side", "strategy", *head], rows))
+    lines.append("")
+    rows = [[it["strategy"], ",".join(map(str, it["entries"])), *cells(it)]
+            for it in d["by_strategy"]]
+    lines.append(format_table(["strategy", "entries", *head], rows))
+    if match:
+        lines.append("(win rate: matches won; points: card points summed over the match)")
+    return "\n".join(lines)
+
+
+@click.command()
+@rules_options
+@click.option("--strategy", "strategies", multiple=True, default=("random",), show_default=True,
+              metavar="NAME[:key=value,...]",
+              help="Strategy for every seat (given once) or for each seat in order "
+                   "(given once per seat).")
+@click.option("--deals", default=100_000, show_default=True, type=int,
+              help="Deals to play (matches, under a match rule).")
+@click.option("--seed", default=1, show_default=True, type=int, help="Master seed.")
+@click.option("--duplicate", is_flag=True,
+              help="Play every deal once per rotation of the strategies over the seats.")
+@click.option("--workers", type=int, default=None,
+              help="Threads (default: every core).")
+@click.option("--chunk-size", type=int, default=None, hidden=True,
+              help="Deals per chunk (results do not depend on it).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate(preset, rule_overrides, strategies, deals, seed, duplicate, workers, chunk_size,
+             as_json):
+    """Play many deals between strategies; print win rates (95% CI), draws and points.
+
+    \b
+    briscasim simulate --preset brisca-2 --strategy random --deals 1000000 --seed 1
+    briscasim simulate --strategy greedy --strategy random --duplicate --json
+    """
+    rules = rules_from_options(preset, rule_overrides)
+    from ..simulate import Lineup, simulate as run
+
+    lineup = Lineup.build(rules, list(strategies))
+    result = run(rules, lineup, deals, seed, duplicate=duplicate, workers=workers,
+                 chunk_size=chunk_size, progress=not as_json and sys.stderr.isatty())
+    d = result.to_dict()
+    click.echo(json.dumps(d, indent=2) if as_json else format_result(d))
