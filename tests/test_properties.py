@@ -1,0 +1,348 @@
+"""Properties over random presets, options, seeds and random legal play (hypothesis).
+
+Every deal is played through :func:`play_checked`, which checks at every step, against
+RULES.md read directly (not against the engine's own bookkeeping):
+- an illegal action raises and leaves the state unchanged (step API and raw kernel);
+- each seat's view holds its own hand and exactly the public knowledge of section 8;
+- a swap is offered exactly when 3 and 10.1-10.2 allow it, once per trick;
+and at the end that every card in play was played once, that the points add up, and that
+the outcome follows section 5 and 10.5.
+"""
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from briscasim import cards as C
+from briscasim.engine import core
+from briscasim.engine import layout as L
+from briscasim.engine.rng import seed_stream
+from briscasim.game import Deal, IllegalAction
+from briscasim.rules import LEFTOVERS, OBJECTIVES, PRESETS, TIES, TIMINGS, Rules
+from briscasim.simulate import Lineup, play_chunk
+from briscasim.strategies.random import random_strategy
+
+from deckbuild import can_swap, code_list, deck_points, draw_rounds, ids, new_deal
+
+CARD_FIELDS = [L.S_FACE_UP, L.S_TURNED, L.S_SWAP7_CARD, L.S_SWAP2_CARD] + [
+    L.S_TRICK + i for i in range(6)]
+
+
+@st.composite
+def any_rules(draw):
+    """A preset with some options overridden."""
+    name = draw(st.sampled_from(sorted(PRESETS)))
+    overrides = draw(st.fixed_dictionaries({}, optional={
+        "swap_timing": st.sampled_from(TIMINGS), "tie": st.sampled_from(TIES),
+        "objective": st.sampled_from(OBJECTIVES), "black_hand": st.booleans(),
+        "jack_over_horse": st.booleans(), "face_up_reshuffle": st.booleans(),
+        "swap_seven": st.booleans(), "swap_two": st.booleans()}))
+    rules = Rules.preset(name, **overrides)
+    if rules.effective_leftover is not None and draw(st.booleans()):
+        rules = rules.replace(leftover=draw(st.sampled_from(LEFTOVERS)))
+    if rules.teams != "none" and draw(st.booleans()):
+        rules = rules.replace(signals="honest")
+    return rules
+
+
+def reshuffled_turn(rules, deck):
+    """The card turned face up (RULES.md 2 and 10.6 read directly)."""
+    n = rules.players
+    turned, stock = deck[3 * n], list(deck[3 * n + 1:])
+    m = len(stock)
+    while rules.face_up_reshuffle and C.FACES[turned % 12] in "A3":
+        stock.insert(m // 2, turned)
+        turned = stock.pop(0)
+    return turned
+
+
+def expected_known(deal, turned):
+    """Public knowledge of every card (RULES.md 8 and 10.8) from the deal's history."""
+    r = deal.rules
+    k = np.full(48, L.KNOWN_OUT, np.int64)
+    k[r.deck_ids] = L.KNOWN_UNSEEN
+    face = turned
+    for w in deal.swaps:
+        assert w.taken == face            # a swap takes the card then face up
+        k[w.taken] = w.seat
+        face = w.given
+    drawn = [d for d in deal.draws if d.face_up]
+    if drawn:
+        assert len(drawn) == 1 and drawn[0] is deal.draws[-1] and drawn[0].card == face
+        k[face] = drawn[0].seat
+    else:
+        k[face] = L.KNOWN_FACE_UP
+    for t in deal.tricks:
+        k[list(t.cards)] = L.KNOWN_PLAYED
+    k[deal.current_trick] = L.KNOWN_PLAYED
+    return k
+
+
+def expected_signals(deal, seat):
+    """RULES.md 8 read directly: per partner (in seat order after ``seat``) one byte of
+    SIG_* bits for its trump A 3 R C S, any non-trump A or 3, and no trump at all."""
+    r = deal.rules
+    if r.signals == "none":
+        return 0
+    bits = {"A": L.SIG_TRUMP_ACE, "3": L.SIG_TRUMP_THREE, "R": L.SIG_TRUMP_KING,
+            "C": L.SIG_TRUMP_HORSE, "S": L.SIG_TRUMP_JACK}
+    out, shift = 0, 0
+    for i in range(1, r.players):
+        p = (seat + i) % r.players
+        if r.side_of[p] != r.side_of[seat]:
+            continue
+        hand = deal.hand(p)
+        b = L.SIG_VALID
+        for c in hand:
+            face = C.FACES[c % 12]
+            if c // 12 == deal.trump:
+                b |= bits.get(face, 0)
+            elif face in "A3":
+                b |= L.SIG_BRISCA
+        if all(c // 12 != deal.trump for c in hand):
+            b |= L.SIG_NO_TRUMP
+        out |= b << shift
+        shift += 8
+    return out
+
+
+def check_views(deal, turned):
+    n = deal.rules.players
+    want = expected_known(deal, turned)
+    public = deal.view(0).public
+    for seat in range(n):
+        v = deal.view(seat)
+        assert np.array_equal(v.public, public)             # one public state for all
+        assert sorted(v.hand_cards) == sorted(deal.hand(seat))
+        assert np.array_equal(v.public[L.S_KNOWN:L.S_KNOWN + 48], want)
+        assert v.signals == expected_signals(deal, seat)
+    for q in range(n):                      # no hidden card in a card-valued public field
+        for c in deal.hand(q):
+            for f in CARD_FIELDS:
+                if public[f] == c:
+                    assert want[c] == q
+
+
+def illegal_actions(deal):
+    legal = set(deal.legal_actions())
+    return [a for a in list(range(-2, L.N_ACTIONS + 2)) if a not in legal]
+
+
+def try_illegal(deal, action):
+    before = deal.state.copy()
+    n_actions, n_tricks = len(deal.actions), len(deal.tricks)
+    with pytest.raises(IllegalAction):
+        deal.play(action)
+    assert np.array_equal(deal.state, before)
+    assert (len(deal.actions), len(deal.tricks)) == (n_actions, n_tricks)
+    raw = deal.state.copy()
+    if 0 <= action < L.N_ACTIONS + 2:
+        assert core.step(deal._r, raw, action) == -1
+        assert np.array_equal(raw, before)
+
+
+def play_checked(deal, policy, rng, events=None):
+    """Play ``deal`` to its end with ``policy``, checking every step (see module doc).
+
+    ``events`` collects ``(trick number, swap possible by the cards, offered)`` at every
+    trick end (the swap check of RULES.md 10.1-10.2)."""
+    r = deal.rules
+    n = r.players
+    rounds = draw_rounds(r)
+    turned = reshuffled_turn(r, list(deal.deck))
+    assert deal.turned == turned and deal.trump == turned // 12
+    check_views(deal, turned)
+    while not deal.over:
+        if rng.random() < 0.2:
+            try_illegal(deal, rng.choice(illegal_actions(deal)))
+        phase, face_before = deal.phase, deal.face_up
+        hands_before = [deal.hand(s) for s in range(n)]
+        action = policy(deal)
+        n_tricks = len(deal.tricks)
+        deal.play(action)
+        if phase == "swap":
+            assert deal.phase in ("play", "over")         # one swap per trick
+        elif len(deal.tricks) > n_tricks:
+            k = len(deal.tricks)
+            winner = deal.tricks[-1].winner
+            if deal.over and k < r.tricks:
+                assert deal.outcome.black_hand is not None   # ended in the draw
+            elif k < r.tricks:
+                if r.swap_timing == "before_draw":
+                    hand = [c for c in hands_before[winner] if c != action]
+                    possible = can_swap(r, hand, face_before)
+                else:
+                    possible = can_swap(r, deal.hand(winner), deal.face_up) and k < rounds
+                offered = deal.phase == "swap"
+                assert offered == (possible and k <= rounds - 1)
+                if offered:
+                    assert deal.turn == winner
+                if events is not None:
+                    events.append((k, possible, offered))
+        check_views(deal, turned)
+    check_end(deal)
+    return deal
+
+
+def check_end(deal):
+    r = deal.rules
+    out = deal.outcome
+    played = [c for t in deal.tricks for c in t.cards]
+    assert len(played) == len(set(played))
+    assert sum(out.points) == sum(t.points for t in deal.tricks)
+    if out.black_hand is not None:
+        assert out.winner == r.side_of[out.black_hand]
+        return
+    assert len(deal.tricks) == r.tricks
+    undrawn = set(r.deck_ids) - set(played)
+    assert len(undrawn) == r.undrawn                  # every card in play played once
+    assert sum(out.points) + out.out_of_play_points == deck_points(r)
+    _, pts = C.face_tables(r.jack_over_horse)
+    assert out.out_of_play_points == sum(pts[c % 12] for c in undrawn)
+    # section 5 and 10.5 read directly
+    p = list(out.points)
+    best = (min if r.objective == "fewest" else max)(p)
+    tied = [s for s in range(len(p)) if p[s] == best]
+    want = tied[0] if len(tied) == 1 else None
+    if want is None and r.tie == "last_trick":
+        want = next((r.side_of[t.winner] for t in reversed(deal.tricks)
+                     if r.side_of[t.winner] in tied), None)
+    assert out.winner == want
+    if len(p) == 2 and r.objective == "most" and sum(p) == 120:
+        assert (p[0] == 60) == (len(tied) == 2)      # 61+ wins; 60-60 is the only tie
+        if len(tied) == 1:
+            assert p[want] >= 61
+
+
+def random_play(rng, swap_prob=0.5):
+    def policy(deal):
+        if deal.phase == "swap":
+            return L.ACTION_SWAP if rng.random() < swap_prob else L.ACTION_KEEP
+        return rng.choice(deal.legal_actions())
+    return policy
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=any_rules(), seed=st.integers(0, 2**32 - 1), index=st.integers(0, 10**6),
+       play_seed=st.integers(0, 2**32 - 1))
+def test_random_play_keeps_every_rule(rules, seed, index, play_seed):
+    rng = random.Random(play_seed)
+    play_checked(Deal.from_seed(rules, seed, index), random_play(rng), rng)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_deals_and_finishes(name):
+    rules = Rules.preset(name)
+    for i in range(3):
+        rng = random.Random(i)
+        deal = play_checked(Deal.from_seed(rules, 2024, i), random_play(rng), rng)
+        assert deal.over and deal.outcome is not None
+
+
+def _holding_play(rng):
+    """Random play that keeps the trump 7 and 2 as long as possible and never swaps, so
+    that swap offers reach the edge of their window."""
+    def policy(deal):
+        if deal.phase == "swap":
+            return L.ACTION_KEEP
+        keep = {deal.trump * 12 + C.SEVEN, deal.trump * 12 + C.TWO}
+        legal = deal.legal_actions()
+        return rng.choice([c for c in legal if c not in keep] or legal)
+    return policy
+
+
+@pytest.mark.parametrize("name, timing", [
+    (name, timing) for name in ("brisca-2", "brisca-3-faceup", "brisca-3-hidden",
+                                "brisca-3-remove2", "brisca-4-pairs", "brisca-5-undrawn",
+                                "brisca-6")
+    for timing in TIMINGS])
+def test_swap_window_edges_are_reached(name, timing):
+    """Offers happen up to trick R-1 (R draw rounds) and, under before_draw, a possible swap
+    after trick R (the last draw round) is refused; checked in every deal by play_checked,
+    and here shown to be reached."""
+    rules = Rules.preset(name, swap_timing=timing)
+    rounds = draw_rounds(rules)
+    events = []
+    rng = random.Random(7)
+    for i in range(60):
+        play_checked(Deal.from_seed(rules, 99, i), _holding_play(rng), rng, events)
+    assert any(k == rounds - 1 and offered for k, _, offered in events)
+    assert not any(offered for k, _, offered in events if k >= rounds)
+    if timing == "before_draw":
+        assert any(k == rounds and possible and not offered for k, possible, offered in events)
+
+
+def _black_hand_deal(rules, rng, face_up):
+    """A deal where seat 0 holds the trump A and 3, the rest of the deck shuffled."""
+    rest = [c for c in rules.deck_ids if c not in ids(["Ao", "3o", face_up])]
+    rng.shuffle(rest)
+    n = rules.players
+    hands = [["Ao", "3o"] + code_list([rest.pop()])] + [
+        code_list([rest.pop() for _ in range(3)]) for _ in range(n - 1)]
+    return new_deal(rules, hands=hands, face_up=face_up, stock=code_list(rest))
+
+
+def _hold_trumps(rng):
+    """Random play that keeps the trump A 3 R 7 while it can; swaps when offered."""
+    def policy(deal):
+        if deal.phase == "swap":
+            return L.ACTION_SWAP
+        keep = {deal.trump * 12 + f for f in (C.ACE, C.THREE, C.KING, C.SEVEN)}
+        legal = deal.legal_actions()
+        return rng.choice([c for c in legal if c not in keep] or legal)
+    return policy
+
+
+@pytest.mark.parametrize("name, options, face_up", [
+    ("brisca-2-blackhand", {}, "Ro"),
+    ("brisca-2-blackhand", dict(swap_timing="before_draw", objective="fewest"), "Co"),
+    ("brisca-2-blackhand", {}, "Co"),
+    ("brisca-4-pairs", dict(black_hand=True), "Co"),
+])
+def test_black_hands_during_the_deal(name, options, face_up):
+    """Black hands completed by a draw or a swap end the deal at once, for the seat's side,
+    with the points taken so far (checked by play_checked)."""
+    rules = Rules.preset(name, **options)
+    rng = random.Random(3)
+    found, by_swap = 0, 0
+    for _ in range(30):
+        deal = play_checked(_black_hand_deal(rules, rng, face_up), _hold_trumps(rng), rng)
+        if deal.outcome.black_hand is not None:
+            assert deal.outcome.black_hand == 0
+            found += 1
+            w = deal.swaps[-1] if deal.swaps else None
+            by_swap += bool(w and w.after_trick == len(deal.tricks) and w.taken == ids("Ro")[0])
+    assert found >= 5
+    if face_up == "Ro":     # after_draw: the 7 drawn, then swapped for the face-up king
+        assert by_swap >= 3
+
+
+# ---- the step API and batch play agree ---------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(rules=any_rules(), seed=st.integers(0, 2**63 - 1), index=st.integers(0, 10**9))
+def test_from_seed_replays_the_batch_deal(rules, seed, index):
+    """Deal.from_seed(rules, seed, i) played with the random strategy on the streams of the
+    batch (seat s: stream 1 + s) gives the batch's record for deal i, bit for bit."""
+    swap_prob = 0.5
+    rec = play_chunk(rules, Lineup.build(rules, f"random:swap_prob={swap_prob}"), seed,
+                     index, 1)[0]
+    deal = Deal.from_seed(rules, seed, index)
+    r = rules.to_array()
+    params = np.zeros(16)
+    params[0] = swap_prob
+    rngs = [np.zeros(1, np.uint64) for _ in range(rules.players)]
+    for s in range(rules.players):
+        seed_stream(rngs[s], np.uint64(seed), index, 1 + s)
+    while not deal.over:
+        s = deal.turn
+        hand = deal.state[L.S_HANDS + 3 * s:L.S_HANDS + 3 * s + 3]
+        sig = int(core.signals(r, deal.state, s)) if r[L.R_SIGNALS] else 0
+        deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, s, sig, params,
+                                      rngs[s])))
+    mine = np.zeros(L.RECORD_LEN, np.int16)
+    core.write_record(r, deal.state, mine)
+    assert mine.tolist() == rec.tolist()
+    assert rec[L.REC_WINNER] == (L.DRAW if deal.outcome.winner is None else deal.outcome.winner)
+    assert list(rec[L.REC_POINTS:L.REC_POINTS + len(rules.sides)]) == list(deal.points)
