@@ -1,9 +1,358 @@
-"""``ismcts``: PLACEHOLDER, being implemented (plays like random for now)."""
+"""``ismcts``: single-observer information-set Monte Carlo tree search.
+
+SO-ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE
+TCIAIG 2012). One tree over the deciding seat's information sets: a node is the sequence of
+public actions since the decision (cards played, swap answers; every action in Brisca is
+public, the hidden draws are folded into the nodes). Every iteration:
+
+1. samples a world consistent with the seat's view (:mod:`briscasim.strategies.sampling`);
+2. descends the tree, at each node considering only the actions legal in this world:
+   expands an untried one if any, else picks the child maximising
+   ``mean + c * sqrt(ln(availability) / visits)`` from the point of view of the side of the
+   seat to act there (opponents' and partners' moves are nodes of the same tree);
+3. plays the world out with the rollout policy, each seat deciding on its own view
+   (``random`` or ``greedy``);
+4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
+   point margin against the best other side scaled to [0, 1].
+
+The move played is the most visited child of the root. The tree is a set of fixed-size
+arrays, one node per iteration at most, taken once per decision from
+:mod:`briscasim.strategies.scratch`. With ``time_budget = 0`` the search is deterministic for
+a seed; with a time budget it stops early when the budget is spent (``iterations`` is then the
+cap), and depends on the machine's speed.
+
+Parameters (float64 slots, in order): ``iterations`` (1..1e6, default 1000), ``time_budget``
+(seconds per move, 0 = off), ``exploration`` (UCB constant, default 0.7), ``rollout``
+(``random`` | ``greedy``), ``reward`` (``win`` | ``margin``).
+"""
+import math
+import time
+
+import numpy as np
 from numba import njit
 
+from ..engine.core import legal_actions, signals, step
+from ..engine.rng import below, seed_stream
+from ..engine.layout import (DRAW, HAND_SIZE, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_SWAP,
+                             PUBLIC_LEN, R_DECK, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
+                             R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_HANDS, S_PHASE,
+                             S_POINTS, S_TURN, S_WINNER, STATE_LEN)
+from . import greedy as _greedy
+from .api import KIND_ISMCTS, N_PARAMS
+from .greedy import greedy_strategy
+from .params import Param, StrategyDef
 from .random import random_strategy
+from .sampling import SPEC_LEN, prepare_worlds, sample_world
+from .scratch import aligned, monotonic_ns, release, take, view
+
+P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD = 0, 1, 2, 3, 4
+ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
+REWARD_WIN, REWARD_MARGIN = 0, 1
+
+DEFINITION = StrategyDef(
+    "ismcts", KIND_ISMCTS, (
+        Param("iterations", int, 1000, 1, 1_000_000, "search iterations per move (the cap "
+              "when a time budget is set)"),
+        Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
+              "then depend on machine speed)"),
+        Param("exploration", float, 0.7, 0.0, 10.0, "UCB1 exploration constant"),
+        Param("rollout", str, "random", doc="policy of every seat in the play-outs",
+              choices=("random", "greedy")),
+        Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
+              "margin against the best other side, scaled to [0, 1]",
+              choices=("win", "margin")),
+    ),
+    "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
+    test_params="iterations=30",
+)
+
+# greedy's default parameters for greedy play-outs (zeros if greedy declares none)
+_GREEDY_DEF = getattr(_greedy, "DEFINITION", None)
+_GREEDY_DEFAULTS = tuple(
+    [p.encode(p.default) for p in (_GREEDY_DEF.params if _GREEDY_DEF else ())]
+    + [0.0] * (N_PARAMS - (len(_GREEDY_DEF.params) if _GREEDY_DEF else 0)))
+_RANDOM_SWAP_PROB = 0.5   # random play-outs accept a swap offer half the time
+
+_MAX_PATH = 128           # actions in one deal (cards and swap answers) stay below this
+
+
+@njit(cache=True, _nrt=False)
+def deal_points(rules):
+    """Card points of the whole deck in play (jitted)."""
+    total = 0
+    for i in range(rules[R_DECK_N]):
+        total += rules[R_POINTS + rules[R_DECK + i] % 12]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def side_rewards(rules, state, kind, total, out):
+    """Reward in [0, 1] of every side for the finished deal ``state`` (jitted).
+
+    ``kind`` ``REWARD_WIN``: 1 to the winner, 0.5 to every side tied for the best score in
+    a draw, else 0. ``REWARD_MARGIN``: ``0.5 + margin / (2 * total)`` with ``margin`` the
+    side's points minus the best other side's (negated under ``objective = fewest``); a
+    black hand still gives 1 / 0.
+    """
+    n_sides = rules[R_N_SIDES]
+    fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
+    w = state[S_WINNER]
+    if kind == REWARD_MARGIN and state[S_BLACK_HAND] < 0:
+        for s in range(n_sides):
+            other = -1
+            for o in range(n_sides):
+                if o != s:
+                    p = state[S_POINTS + o]
+                    if other < 0 or (p < other if fewest else p > other):
+                        other = p
+            margin = state[S_POINTS + s] - other
+            if fewest:
+                margin = -margin
+            out[s] = 0.5 + 0.5 * margin / total
+        return
+    if w != DRAW:
+        for s in range(n_sides):
+            out[s] = 1.0 if s == w else 0.0
+        return
+    best = state[S_POINTS]
+    for s in range(1, n_sides):
+        p = state[S_POINTS + s]
+        if p < best if fewest else p > best:
+            best = p
+    for s in range(n_sides):
+        out[s] = 0.5 if state[S_POINTS + s] == best else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def play_out(rules, state, policy, params, rng):
+    """Play ``state`` to the end, every seat deciding on its own view with ``policy``
+    (``ROLLOUT_*``) and ``params`` (jitted)."""
+    use_signals = rules[R_SIGNALS] != 0
+    while state[S_PHASE] != PHASE_OVER:
+        seat = state[S_TURN]
+        public = state[:PUBLIC_LEN]
+        hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+        sig = signals(rules, state, seat) if use_signals else 0
+        if policy == ROLLOUT_GREEDY:
+            a = greedy_strategy(rules, public, hand, seat, sig, params, rng)
+        else:
+            a = random_strategy(rules, public, hand, seat, sig, params, rng)
+        step(rules, state, a)
+
+
+@njit(cache=True, _nrt=False)
+def search(rules, public, hand, seat, sig, params, rng, base, spec, world, legal, rewards,
+           rollout_params, child, sibling, action, mover, visits, avail, value, path):
+    """Run the search on preallocated arrays (the tree has ``len(child)`` nodes at most);
+    return ``(action, iterations run)`` (jitted)."""
+    iterations = np.int64(params[P_ITERATIONS])
+    budget_ns = np.int64(params[P_TIME_BUDGET] * 1e9)
+    c_explore = params[P_EXPLORATION]
+    policy = np.int64(params[P_ROLLOUT])
+    kind = np.int64(params[P_REWARD])
+    capacity = child.shape[0]
+    total = deal_points(rules)
+    prepare_worlds(rules, public, hand, seat, sig, base, spec)
+    child[0] = -1
+    visits[0] = 0
+    n_nodes = 1
+    start = monotonic_ns() if budget_ns > 0 else 0
+    it = 0
+    while it < iterations:
+        if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
+            break
+        it += 1
+        sample_world(base, spec, rng, world)
+        node = 0
+        depth = 0
+        while world[S_PHASE] != PHASE_OVER:
+            k = legal_actions(rules, world, legal)
+            # count availability of the existing children; move untried actions to the front
+            n_untried = 0
+            for i in range(k):
+                a = legal[i]
+                c = child[node]
+                while c >= 0 and action[c] != a:
+                    c = sibling[c]
+                if c >= 0:
+                    avail[c] += 1
+                else:
+                    legal[i] = legal[n_untried]
+                    legal[n_untried] = a
+                    n_untried += 1
+            to_move = world[S_TURN]
+            if n_untried > 0:
+                a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
+                step(rules, world, a)
+                if n_nodes < capacity:
+                    c = n_nodes
+                    n_nodes += 1
+                    action[c] = a
+                    mover[c] = to_move
+                    visits[c] = 0
+                    avail[c] = 1
+                    value[c] = 0.0
+                    child[c] = -1
+                    sibling[c] = child[node]
+                    child[node] = c
+                    depth += 1
+                    path[depth] = c
+                break
+            best = -1
+            best_score = -1.0
+            c = child[node]
+            while c >= 0:
+                if _is_legal(legal, k, action[c]):
+                    score = (value[c] / visits[c]
+                             + c_explore * math.sqrt(math.log(avail[c]) / visits[c]))
+                    if score > best_score:
+                        best_score = score
+                        best = c
+                c = sibling[c]
+            step(rules, world, action[best])
+            node = best
+            depth += 1
+            path[depth] = node
+        play_out(rules, world, policy, rollout_params, rng)
+        side_rewards(rules, world, kind, total, rewards)
+        visits[0] += 1
+        for d in range(1, depth + 1):
+            c = path[d]
+            visits[c] += 1
+            value[c] += rewards[rules[R_SIDE + mover[c]]]
+    best = -1
+    c = child[0]
+    while c >= 0:
+        if best < 0 or visits[c] > visits[best]:
+            best = c
+        c = sibling[c]
+    return np.int64(action[best]), it
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _is_legal(legal, k, a):
+    for i in range(k):
+        if legal[i] == a:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def run_search(rules, public, hand, seat, sig, params, rng):
+    """Take the search's arrays from scratch memory, search, give them back; return
+    ``(action, iterations run)`` (jitted)."""
+    cap = np.int64(params[P_ITERATIONS]) + 1
+    o_world = aligned(2 * STATE_LEN)
+    o_spec = o_world + aligned(2 * STATE_LEN)
+    o_legal = o_spec + aligned(8 * SPEC_LEN)
+    o_rewards = o_legal + 64
+    o_rollout = o_rewards + 64
+    o_path = o_rollout + aligned(8 * N_PARAMS)
+    o_child = o_path + aligned(4 * _MAX_PATH)
+    o_sibling = o_child + aligned(4 * cap)
+    o_visits = o_sibling + aligned(4 * cap)
+    o_avail = o_visits + aligned(4 * cap)
+    o_value = o_avail + aligned(4 * cap)
+    o_action = o_value + aligned(8 * cap)
+    o_mover = o_action + aligned(cap)
+    size = o_mover + aligned(cap)
+    block = take(size)
+    rollout_params = view(block, o_rollout, N_PARAMS, np.float64)
+    policy = np.int64(params[P_ROLLOUT])
+    for i in range(N_PARAMS):
+        rollout_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY else 0.0
+    if policy != ROLLOUT_GREEDY:
+        rollout_params[0] = _RANDOM_SWAP_PROB
+    a, it = search(rules, public, hand, seat, sig, params, rng,
+                   view(block, 0, STATE_LEN, np.int16),
+                   view(block, o_spec, SPEC_LEN, np.int64),
+                   view(block, o_world, STATE_LEN, np.int16),
+                   view(block, o_legal, 8, np.int64),
+                   view(block, o_rewards, 8, np.float64),
+                   rollout_params,
+                   view(block, o_child, cap, np.int32),
+                   view(block, o_sibling, cap, np.int32),
+                   view(block, o_action, cap, np.int8),
+                   view(block, o_mover, cap, np.int8),
+                   view(block, o_visits, cap, np.int32),
+                   view(block, o_avail, cap, np.int32),
+                   view(block, o_value, cap, np.float64),
+                   view(block, o_path, _MAX_PATH, np.int32))
+    release(block)
+    return a, it
 
 
 @njit(cache=True, _nrt=False)
 def ismcts_strategy(rules, public, hand, seat, signals, params, rng):
-    return random_strategy(rules, public, hand, seat, signals, params, rng)
+    """SO-ISMCTS from the seat's view; see the module docstring (jitted)."""
+    if public[S_PHASE] != PHASE_SWAP:
+        only = NO_CARD
+        k = 0
+        for i in range(HAND_SIZE):
+            if hand[i] != NO_CARD:
+                only = hand[i]
+                k += 1
+        if k == 1:
+            return only
+    a, _ = run_search(rules, public, hand, seat, signals, params, rng)
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def _bench(rules, states, seats, params, seed, rng):
+    total = 0
+    for i in range(states.shape[0]):
+        seed_stream(rng, seed, i, 1)
+        st = states[i]
+        s = seats[i]
+        sig = signals(rules, st, s) if rules[R_SIGNALS] != 0 else 0
+        _, it = run_search(rules, st[:PUBLIC_LEN], st[S_HANDS + s * HAND_SIZE:
+                                                     S_HANDS + (s + 1) * HAND_SIZE],
+                           s, sig, params, rng)
+        total += it
+    return total
+
+
+def decision_states(rules, n_deals=20, seed=0):
+    """Every decision with a real choice in ``n_deals`` random play-outs: ``(states, seats)``
+    arrays (int16 full states, int64 seats to act)."""
+    from ..game import Deal
+    r = rules.to_array()
+    rng = np.random.default_rng(seed)
+    states, seats = [], []
+    for d in range(n_deals):
+        deal = Deal.from_seed(rules, seed, d)
+        while not deal.over:
+            legal = deal.legal_actions()
+            if len(legal) > 1:
+                states.append(deal.state.copy())
+                seats.append(deal.turn)
+            deal.play(int(legal[rng.integers(len(legal))]))
+    del r
+    return np.array(states, np.int16), np.array(seats, np.int64)
+
+
+def measure_iterations_per_second(rules=None, iterations=1000, n_deals=10, seed=0,
+                                  rollout="random", reward="win"):
+    """Search iterations per second of ``ismcts`` on one core (for ``briscasim bench``).
+
+    Runs a full search of ``iterations`` iterations at every real decision of ``n_deals``
+    random play-outs of ``rules`` (default ``brisca-2``); compile time is excluded. Returns
+    ``{"iterations_per_second", "ms_per_move", "moves"}``.
+    """
+    from ..rules import Rules
+    rules = rules or Rules.preset("brisca-2")
+    r = rules.to_array()
+    states, seats = decision_states(rules, n_deals, seed)
+    params = np.zeros(N_PARAMS)
+    params[P_ITERATIONS] = iterations
+    params[P_EXPLORATION] = 0.7
+    params[P_ROLLOUT] = ("random", "greedy").index(rollout)
+    params[P_REWARD] = ("win", "margin").index(reward)
+    rng = np.zeros(1, np.uint64)
+    _bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
+    t0 = time.perf_counter()
+    total = _bench(r, states, seats, params, np.uint64(seed), rng)
+    dt = time.perf_counter() - t0
+    return {"iterations_per_second": total / dt, "ms_per_move": 1000 * dt / len(seats),
+            "moves": len(seats)}

@@ -1,11 +1,50 @@
-"""``omniscient``: PLACEHOLDER, being implemented. A cheating reference: sees the whole state."""
+"""``omniscient (cheating reference)``: searches the TRUE deal, every hidden card included.
+
+A cheating upper bound, not a strategy a player could use: it is handed the whole state
+(every hand and the order of the stock) and searches it with the alpha-beta solver of
+:mod:`briscasim.strategies.solver` (exact when at most ``exact_plies`` cards remain,
+``depth`` plies deep before that). Results against it say how much hidden information costs.
+
+Parameters (float64 slots, in order): ``depth`` (default 8), ``exact_plies`` (default 12).
+"""
+import numpy as np
 from numba import njit
 
-from ..engine.layout import HAND_SIZE, PUBLIC_LEN, S_HANDS
-from .random import random_strategy
+from ..engine.layout import HAND_SIZE, PUBLIC_LEN, S_HANDS, STATE_LEN
+from .api import KIND_OMNISCIENT
+from .params import Param, StrategyDef
+from .pimc import CHOOSE_AVERAGE, only_card, search_worlds
+from .scratch import release, take, view
+from .solver import copy_state
+
+P_DEPTH, P_EXACT_PLIES = 0, 1
+
+DEFINITION = StrategyDef(
+    "omniscient", KIND_OMNISCIENT, (
+        Param("depth", int, 8, 1, 100, "plies of the depth-limited search (then to the end "
+              "of the trick)"),
+        Param("exact_plies", int, 12, 0, 48, "search to the end of the deal when at most "
+              "this many cards remain to be played"),
+    ),
+    "omniscient (cheating reference): alpha-beta on the true deal, sees every hidden card",
+    omniscient=True,
+    test_params="depth=2,exact_plies=6",
+)
 
 
 @njit(cache=True, _nrt=False)
 def omniscient_strategy(rules, state, seat, params, rng):
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-    return random_strategy(rules, state[:PUBLIC_LEN], hand, seat, 0, params, rng)
+    """The solver's action in the true ``state`` (CHEATING: reads every hidden card;
+    jitted)."""
+    only = only_card(state[:PUBLIC_LEN], state[S_HANDS + seat * HAND_SIZE:
+                                                S_HANDS + (seat + 1) * HAND_SIZE])
+    if only >= 0:
+        return only
+    block = take(2 * STATE_LEN + 8)
+    base = view(block, 0, STATE_LEN, np.int16)
+    copy_state(base, state)
+    spec = view(block, 0, 0, np.int64)   # unused: the true state is searched, not sampled
+    a = search_worlds(rules, base, spec, seat, 1, False, np.int64(params[P_DEPTH]),
+                      np.int64(params[P_EXACT_PLIES]), CHOOSE_AVERAGE, rng)
+    release(block)
+    return a

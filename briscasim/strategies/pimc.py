@@ -1,9 +1,140 @@
-"""``pimc``: PLACEHOLDER, being implemented (plays like random for now)."""
+"""``pimc``: perfect-information Monte Carlo with an exact endgame.
+
+For each of ``worlds`` worlds sampled uniformly from those consistent with the seat's view
+(:mod:`briscasim.strategies.sampling`), every legal action is searched with the alpha-beta
+solver of :mod:`briscasim.strategies.solver` as if all cards were known: exactly to the end of
+the deal when at most ``exact_plies`` cards remain to be played, else ``depth`` plies deep
+(completed to the trick's end) with the margin taken so far as evaluation. The action is
+chosen by ``average`` (highest mean value over the worlds) or ``vote`` (most worlds in which
+it is best; ties by mean value).
+
+In 2-player play once the stock is empty every card is known to both players: only one world
+is consistent with the view, and it is solved exactly once.
+
+Parameters (float64 slots, in order): ``worlds`` (1..10000, default 40), ``depth`` (plies of
+the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
+(``average`` | ``vote``).
+"""
+import numpy as np
 from numba import njit
 
-from .random import random_strategy
+from ..engine.layout import HAND_SIZE, N_CARD_IDS, NO_CARD, PHASE_SWAP, R_SIDE, S_PHASE, STATE_LEN
+from .api import KIND_PIMC
+from .params import Param, StrategyDef
+from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
+from .scratch import aligned, release, take, view
+from .solver import LEGAL_STRIDE, MAX_PLY, copy_state, root_values
+
+P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
+CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
+
+DEFINITION = StrategyDef(
+    "pimc", KIND_PIMC, (
+        Param("worlds", int, 40, 1, 10_000, "worlds sampled per move"),
+        Param("depth", int, 6, 1, 100, "plies of the depth-limited search (then to the end "
+              "of the trick)"),
+        Param("exact_plies", int, 10, 0, 48, "search to the end of the deal when at most "
+              "this many cards remain to be played"),
+        Param("choose", str, "average", doc="average: best mean value over the worlds; "
+              "vote: best in the most worlds", choices=("average", "vote")),
+    ),
+    "perfect-information Monte Carlo: alpha-beta on sampled worlds, exact endgame",
+    test_params="worlds=4,depth=2,exact_plies=6",
+)
+
+
+@njit(cache=True, _nrt=False)
+def choose_action(k, actions, total, votes, rule):
+    """The action with the best mean value (``CHOOSE_AVERAGE``) or the most votes, ties by
+    mean value (``CHOOSE_VOTE``) (jitted)."""
+    best = 0
+    for i in range(1, k):
+        if rule == CHOOSE_VOTE and votes[i] != votes[best]:
+            if votes[i] > votes[best]:
+                best = i
+        elif total[i] > total[best]:
+            best = i
+    return actions[best]
+
+
+@njit(cache=True, _nrt=False)
+def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_plies, rule,
+                  rng):
+    """Search ``n_worlds`` worlds sampled from ``base`` and ``spec`` (prepared by
+    :func:`briscasim.strategies.sampling.prepare_worlds`), or, with ``sampled`` false, the
+    full state ``base`` itself once; return the chosen action (jitted).
+
+    Takes its search stack from scratch memory and gives it back.
+    """
+    o_stack = aligned(2 * STATE_LEN)
+    o_legal = o_stack + aligned(2 * MAX_PLY * STATE_LEN)
+    o_acts = o_legal + aligned(8 * MAX_PLY * LEGAL_STRIDE)
+    o_vals = o_acts + aligned(8 * LEGAL_STRIDE)
+    o_total = o_vals + aligned(8 * LEGAL_STRIDE)
+    o_votes = o_total + aligned(8 * LEGAL_STRIDE)
+    block = take(o_votes + aligned(8 * LEGAL_STRIDE))
+    world = view(block, 0, STATE_LEN, np.int16)
+    stack = view(block, o_stack, MAX_PLY * STATE_LEN, np.int16)
+    legal = view(block, o_legal, MAX_PLY * LEGAL_STRIDE, np.int64)
+    actions = view(block, o_acts, LEGAL_STRIDE, np.int64)
+    values = view(block, o_vals, LEGAL_STRIDE, np.float64)
+    total = view(block, o_total, LEGAL_STRIDE, np.float64)
+    votes = view(block, o_votes, LEGAL_STRIDE, np.float64)
+    side = rules[R_SIDE + seat]
+    k = 0
+    for w in range(n_worlds):
+        if sampled:
+            sample_world(base, spec, rng, world)
+        else:
+            copy_state(world, base)
+        k = root_values(rules, world, side, horizon, exact_plies, stack, legal, actions,
+                        values)
+        best = 0
+        for i in range(k):
+            if w == 0:
+                total[i] = 0.0
+                votes[i] = 0.0
+            total[i] += values[i]
+            if values[i] > values[best]:
+                best = i
+        votes[best] += 1.0
+    a = choose_action(k, actions, total, votes, rule)
+    release(block)
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def only_card(public, hand):
+    """The card to play when the hand holds just one (no choice), else ``NO_CARD``
+    (jitted)."""
+    if public[S_PHASE] == PHASE_SWAP:
+        return NO_CARD
+    only = NO_CARD
+    k = 0
+    for i in range(HAND_SIZE):
+        if hand[i] != NO_CARD:
+            only = hand[i]
+            k += 1
+    return only if k == 1 else NO_CARD
 
 
 @njit(cache=True, _nrt=False)
 def pimc_strategy(rules, public, hand, seat, signals, params, rng):
-    return random_strategy(rules, public, hand, seat, signals, params, rng)
+    """PIMC from the seat's view; see the module docstring (jitted)."""
+    only = only_card(public, hand)
+    if only != NO_CARD:
+        return only
+    block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
+    base = view(block, 0, STATE_LEN, np.int16)
+    spec = view(block, aligned(2 * STATE_LEN), SPEC_LEN, np.int64)
+    prepare_worlds(rules, public, hand, seat, signals, base, spec)
+    n_worlds = np.int64(params[P_WORLDS])
+    exact_plies = np.int64(params[P_EXACT_PLIES])
+    if unique_world(spec):
+        # every card is known (2-player play once the stock is empty): the exact endgame
+        n_worlds = 1
+        exact_plies = N_CARD_IDS
+    a = search_worlds(rules, base, spec, seat, n_worlds, True, np.int64(params[P_DEPTH]),
+                      exact_plies, np.int64(params[P_CHOOSE]), rng)
+    release(block)
+    return a

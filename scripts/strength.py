@@ -1,0 +1,75 @@
+"""Strength of the search strategies: duplicate deals, seats rotated, score with a 95% CI.
+
+Each match-up plays ``--deals`` deals of a preset, every deal once per rotation of the lineup
+(``rotations = players``: same cards, every seat taken by each strategy in turn), with
+:func:`briscasim.simulate.play_chunk`. The score of strategy A is ``(wins + draws / 2) /
+deals played`` over all rotations; the 95% CI is from the deal-level scores (a duplicate deal
+averaged over its rotations is one independent observation).
+
+    python scripts/strength.py                         # the whole ladder (slow)
+    python scripts/strength.py --preset brisca-2 --deals 2000 \\
+        --pair "ismcts" "random" --pair "ismcts" "greedy"
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+import numpy as np
+
+from briscasim.engine import layout as L
+from briscasim.rules import Rules
+from briscasim.simulate import Lineup, play_chunk
+
+LADDER = [("ismcts", "random"), ("ismcts", "greedy"), ("pimc", "greedy"), ("pimc", "ismcts"),
+          ("omniscient", "greedy"), ("omniscient", "ismcts")]
+
+
+def duplicate_score(preset: str, a: str, b: str, deals: int, seed: int = 1) -> dict:
+    """Score of ``a`` against ``b`` (alternating seats / partnerships) over duplicate deals."""
+    rules = Rules.preset(preset)
+    n = rules.players
+    specs = [a if s % 2 == 0 else b for s in range(n)]
+    lineup = Lineup.build(rules, specs)
+    t0 = time.perf_counter()
+    rec = play_chunk(rules, lineup, seed, 0, deals, rotations=n)
+    dt = time.perf_counter() - t0
+    side = rules.side_of
+    per_deal = np.zeros(deals)
+    for i in range(deals):
+        s = 0.0
+        for r in range(n):
+            w = rec[i * n + r, L.REC_WINNER]
+            # rotation r seats lineup entry (seat + r) % n at seat: a holds seats with
+            # (seat + r) even; the side of seat 0 is a's iff r is even (seats alternate)
+            a_seat = r % 2
+            if w == L.DRAW:
+                s += 0.5
+            elif w == side[a_seat]:
+                s += 1.0
+        per_deal[i] = s / n
+    mean = per_deal.mean()
+    half = 1.96 * per_deal.std(ddof=1) / math.sqrt(deals)
+    return {"preset": preset, "a": a, "b": b, "deals": deals, "rotations": n,
+            "score": round(float(mean), 4), "ci95": [round(float(mean - half), 4),
+                                                      round(float(mean + half), 4)],
+            "seconds": round(dt, 1)}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", action="append", help="default: brisca-2 and brisca-4-pairs")
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
+                    help="strategy specs to compare (default: the ladder)")
+    args = ap.parse_args(argv)
+    for preset in args.preset or ["brisca-2", "brisca-4-pairs"]:
+        for a, b in args.pair or LADDER:
+            print(json.dumps(duplicate_score(preset, a, b, args.deals, args.seed)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""ismcts: legal and deterministic play in every kind of game, rewards, time budget, and
+convergence to the exact solver's choice in small endgames."""
+import numpy as np
+import pytest
+
+from briscasim.engine import core
+from briscasim.engine import layout as L
+from briscasim.game import Deal
+from briscasim.rules import Rules
+from briscasim.simulate import Lineup, play_chunk
+from briscasim.strategies import ismcts as M
+from briscasim.strategies.api import N_PARAMS
+from briscasim.strategies.solver import WIN
+from test_solver import _positions, _solve
+
+
+def _params(iterations, **kw):
+    p = np.zeros(N_PARAMS)
+    p[M.P_ITERATIONS] = iterations
+    p[M.P_EXPLORATION] = 0.7
+    p[M.P_TIME_BUDGET] = kw.get("time_budget", 0.0)
+    p[M.P_ROLLOUT] = kw.get("rollout", M.ROLLOUT_RANDOM)
+    p[M.P_REWARD] = kw.get("reward", M.REWARD_WIN)
+    return p
+
+
+@pytest.mark.parametrize("preset,spec", [
+    ("brisca-2", "ismcts:iterations=25"),
+    ("brisca-3-hidden", "ismcts:iterations=25,rollout=greedy"),
+    ("brisca-4-pairs-signals", "ismcts:iterations=25,reward=margin"),
+    ("brisca-5-undrawn", "ismcts:iterations=25"),
+    ("brisca-6-threes", "ismcts:iterations=25"),
+    ("brisca-2-blackhand", "ismcts:iterations=25"),
+    ("brisca-reves", "ismcts:iterations=25,reward=margin"),
+])
+def test_legal_and_deterministic(preset, spec):
+    rules = Rules.preset(preset)
+    lineup = Lineup.build(rules, [spec, "random"] * (rules.players // 2)
+                          + ["random"] * (rules.players % 2))
+    a = play_chunk(rules, lineup, 5, 0, 3, rotations=rules.players)   # raises if illegal
+    b = play_chunk(rules, lineup, 5, 0, 3, rotations=rules.players)
+    assert np.array_equal(a, b)
+
+
+def test_side_rewards():
+    rules = Rules.preset("brisca-4-pairs")
+    r = rules.to_array()
+    out = np.zeros(8)
+    rng = np.random.default_rng(1)
+    for d in range(20):
+        deal = Deal.from_seed(rules, 2, d)
+        while not deal.over:
+            legal = deal.legal_actions()
+            deal.play(int(legal[rng.integers(len(legal))]))
+        p = deal.state[L.S_POINTS:L.S_POINTS + 2].astype(int)
+        M.side_rewards(r, deal.state, M.REWARD_WIN, 120, out)
+        w = deal.state[L.S_WINNER]
+        expect = [0.5, 0.5] if w == L.DRAW else [float(w == 0), float(w == 1)]
+        assert list(out[:2]) == expect
+        M.side_rewards(r, deal.state, M.REWARD_MARGIN, 120, out)
+        assert out[0] == pytest.approx(0.5 + (p[0] - p[1]) / 240)
+        assert out[0] + out[1] == pytest.approx(1.0)
+    assert M.deal_points(r) == 120
+
+
+def test_time_budget_stops_the_search():
+    rules = Rules.preset("brisca-2")
+    r = rules.to_array()
+    deal = Deal.from_seed(rules, 1)
+    v = deal.view(0)
+    rng = np.array([3], np.uint64)
+    a, it = M.run_search(r, v.public, v.hand, 0, 0, _params(10_000_000, time_budget=0.02),
+                         rng)
+    assert a in deal.legal_actions()
+    assert 0 < it < 10_000_000
+
+
+def test_endgame_choice_matches_the_solver():
+    r, positions = _positions("brisca-2", 6, 12, seed=4)
+    agree = 0
+    for k, state in enumerate(positions):
+        seat = int(state[L.S_TURN])
+        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        rng = np.array([k], np.uint64)
+        a = M.ismcts_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0,
+                              _params(3000), rng)
+        _, actions, values = _solve(r, state)
+        outcome = np.floor((values + WIN / 2) / WIN)   # +1 win, 0 draw, -1 loss
+        agree += outcome[list(actions).index(a)] == outcome.max()
+    assert agree == len(positions)
