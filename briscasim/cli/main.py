@@ -16,6 +16,10 @@ import click
 COMMANDS = {
     "presets": ("briscasim.cli.presets_cmd", "presets", "List the rule presets and their options."),
     "strategies": ("briscasim.cli.strategies_cmd", "strategies", "List strategies, swap policies, parameters."),
+    "validate": ("briscasim.cli.validate_cmd", "validate", "Check an experiment spec; list its cells."),
+    "run": ("briscasim.cli.run_cmd", "run", "Run an experiment spec (resumable, local or Dask)."),
+    "report": ("briscasim.cli.report_cmd", "report", "Tables, tests and charts of a finished run."),
+    "plot": ("briscasim.cli.plot_cmd", "plot", "Charts of a finished run (PNG and SVG)."),
     "simulate": ("briscasim.cli.simulate_cmd", "simulate", "Play many deals between strategies."),
     "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
     "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),

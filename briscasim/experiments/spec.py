@@ -23,7 +23,8 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..rules import OPTION_NAMES, PRESETS, Rules, RulesError
-from ..strategies.registry import REGISTRY, SWAP_POLICIES, StrategyError, resolve
+from ..strategies import registry
+from ..strategies.registry import StrategyError, resolve
 
 TOP_KEYS = ("name", "description", "seed", "deals", "target", "chunk", "variants", "seats",
             "lineup", "duplicate", "grid")
@@ -233,11 +234,12 @@ def parse_spec(data: dict, path: str = "<spec>") -> Spec:
 
     cells = []
     for vi, (vname, preset, overrides) in enumerate(variants):
-        for gi, (gkey, axes) in enumerate(grids):
+        for gkey, axes in grids:
             keys = list(axes)
-            for combo in itertools.product(*(axes[k] for k in keys)):
-                point = dict(zip(keys, combo))
-                cells.append(_make_cell(w, len(cells), vi, vname, preset, overrides, gkey,
+            for combo in itertools.product(*(list(enumerate(axes[k])) for k in keys)):
+                point = {k: v for k, (_, v) in zip(keys, combo)}
+                paths = {k: f'{gkey}."{k}"[{i}]' for k, (i, _) in zip(keys, combo)}
+                cells.append(_make_cell(w, len(cells), vi, vname, preset, overrides, paths,
                                         point, mode, entries, duplicate))
     labels = [c.label for c in cells]
     dup = {lab for lab in labels if labels.count(lab) > 1}
@@ -279,13 +281,9 @@ def _check_strategy(w, s, key) -> str:
         raise w.error(key, s, "must be a strategy spec string such as \"greedy\" or "
                       "\"greedy+hold:stock=6\"")
     try:
-        st = resolve(s)
+        return resolve(s).label
     except StrategyError as e:
         raise w.error(key, s, str(e)) from None
-    if st.python_fn is not None:
-        raise w.error(key, s, "prototype (pure-Python) strategies cannot run in the batch "
-                      "runner; use a numba strategy")
-    return st.label
 
 
 def _parse_variants(w, variants) -> list[tuple[str, str, dict]]:
@@ -371,9 +369,9 @@ def _parse_grids(w, grid, mode) -> list[tuple[str, dict]]:
     return out
 
 
-def _make_cell(w, cid, vi, vname, preset, overrides, gkey, point, mode, entries, duplicate):
+def _make_cell(w, cid, vi, vname, preset, overrides, paths, point, mode, entries, duplicate):
     where = f"variants[{vi}] ({vname})" + (
-        " with " + ", ".join(f'{gkey}."{k}" = {_fmt(v)}' for k, v in point.items())
+        " with " + ", ".join(f"{paths[k]} = {_fmt(v)}" for k, v in point.items())
         if point else "")
     rules_over = dict(overrides)
     entries = list(entries)
@@ -389,16 +387,16 @@ def _make_cell(w, cid, vi, vname, preset, overrides, gkey, point, mode, entries,
         elif m.group(6) is None:
             i = int(m.group(5))
             if i >= len(entries):
-                raise w.error(f'{gkey}."{key}"', value, f"{mode} has {len(entries)} entries "
+                raise w.error(paths[key], value, f"{mode} has {len(entries)} entries "
                               f"(0..{len(entries) - 1})")
             entries[i] = value
         else:
             param_axes.append((key, int(m.group(5)), m.group(6), value))
     for key, i, pname, value in param_axes:
         if i >= len(entries):
-            raise w.error(f'{gkey}."{key}"', value, f"{mode} has {len(entries)} entries "
+            raise w.error(paths[key], value, f"{mode} has {len(entries)} entries "
                           f"(0..{len(entries) - 1})")
-        entries[i] = _with_param(w, f'{gkey}."{key}"', entries[i], pname, value)
+        entries[i] = _with_param(w, paths[key], entries[i], pname, value)
     try:
         rules = Rules.preset(preset, **rules_over)
     except RulesError as e:
@@ -430,10 +428,10 @@ def _with_param(w, key, spec: str, pname: str, value) -> str:
     play, plus, policy = spec.partition("+")
     st = resolve(spec)
     pol_name = policy.partition(":")[0].strip()
-    pol_params = [p.name for p in SWAP_POLICIES[pol_name].params] if plus else []
+    pol_params = [p.name for p in registry.SWAP_POLICIES[pol_name].params] if plus else []
     if pname in st.values:
         parts = play.split(":")
-        head = 1 if parts[0] in REGISTRY else 2
+        head = 1 if parts[0] in registry.REGISTRY else 2
         play = _set_item(":".join(parts[:head]), ":".join(parts[head:]), pname, text)
     elif pname in pol_params:
         head, _, rest = policy.partition(":")

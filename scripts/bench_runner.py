@@ -1,0 +1,121 @@
+"""Benchmark of the experiment runner against the raw engine.
+
+    python scripts/bench_runner.py [--deals 1000000] [--workers 2] [--repeat 3] [--json]
+
+1. raw engine: ``play_chunk`` over the spec's chunks on a pool of ``workers`` threads, records
+   discarded (the floor any runner can reach);
+2. runner: ``briscasim.experiments.runner.run`` on the same chunks (play, Parquet files,
+   manifest, progress bookkeeping), in-process;
+3. the commands, as a user types them: ``briscasim run SPEC`` then ``briscasim report DIR``
+   (new processes: interpreter start-up, numba cache load, charts included).
+
+The spec is 2-player ``brisca-2``, random against random, ``deals`` deals. Each timing is the
+best of ``repeat``; run with a warm numba cache (the script warms it first). The machine's
+other load makes single timings noisy: compare the best of several.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+SPEC = """
+name = "bench-random-2p"
+seed = 1
+deals = {deals}
+seats = ["random"]
+[[variants]]
+preset = "brisca-2"
+"""
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=1_000_000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from briscasim.experiments.runner import run
+    from briscasim.experiments.spec import chunk_bounds, load_spec
+    from briscasim.simulate import Lineup, play_chunk
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench_runner_"))
+    try:
+        spec_path = tmp / "bench.toml"
+        spec_path.write_text(SPEC.format(deals=args.deals))
+        spec = load_spec(spec_path)
+        cell = spec.cells[0]
+        resolved = spec.resolved()
+        chunks = [chunk_bounds(resolved, resolved["cells"][0], j)
+                  for j in range(-(-args.deals // spec.chunk))]
+        lineup = Lineup.build(cell.rules, list(cell.lineup))
+        play_chunk(cell.rules, lineup, 1, 0, 1000)                 # warm the numba cache
+
+        def raw():
+            with ThreadPoolExecutor(args.workers) as ex:
+                list(ex.map(lambda c: play_chunk(cell.rules, lineup, spec.seed, c[1], c[2]),
+                            chunks))
+
+        n = [0]
+
+        def runner():
+            n[0] += 1
+            run(spec, tmp / f"run{n[0]}", workers=args.workers, progress=False)
+
+        t_raw = best(raw, args.repeat)
+        t_run = best(runner, args.repeat)
+        cli = [sys.executable, "-c", "from briscasim.cli.main import main; main()"]
+
+        def commands():
+            out = tmp / "cli"
+            shutil.rmtree(out, ignore_errors=True)
+            t = time.perf_counter()
+            subprocess.run(cli + ["run", str(spec_path), "-o", str(out), "--workers",
+                                  str(args.workers), "--quiet"], check=True,
+                           stdout=subprocess.DEVNULL)
+            t_cmd_run = time.perf_counter() - t
+            t = time.perf_counter()
+            subprocess.run(cli + ["report", str(out), "-o", str(tmp / "report")], check=True,
+                           stdout=subprocess.DEVNULL)
+            return t_cmd_run, time.perf_counter() - t
+
+        cmd = min((commands() for _ in range(args.repeat)), key=sum)
+        size = sum(f.stat().st_size for f in (tmp / "cli" / "chunks").iterdir())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    res = dict(deals=args.deals, workers=args.workers, chunk=spec.chunk,
+               raw_engine_seconds=round(t_raw, 3),
+               raw_deals_per_second=round(args.deals / t_raw),
+               runner_seconds=round(t_run, 3),
+               runner_deals_per_second=round(args.deals / t_run),
+               runner_overhead=round(t_run / t_raw - 1, 4),
+               run_command_seconds=round(cmd[0], 3), report_command_seconds=round(cmd[1], 3),
+               run_plus_report_seconds=round(sum(cmd), 3),
+               parquet_bytes_per_deal=round(size / args.deals, 2))
+    if args.json:
+        print(json.dumps(res))
+    else:
+        for k, v in res.items():
+            print(f"{k:>26}: {v}")
+
+
+if __name__ == "__main__":
+    main()

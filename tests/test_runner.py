@@ -1,0 +1,200 @@
+"""The runner: results independent of workers and chunking, equal to play_chunk, resumable after
+SIGKILL, and refusing foreign or damaged directories without deleting anything."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from briscasim.errors import UserError
+from briscasim.experiments.runner import run
+from briscasim.experiments.spec import load_spec
+from briscasim.rules import Rules
+from briscasim.simulate import Lineup, play_chunk
+
+SPEC = """
+name = "r"
+seed = 11
+deals = {deals}
+chunk = {chunk}
+lineup = ["random", "random:swap_prob=1"]
+[[variants]]
+preset = "brisca-2"
+[[variants]]
+preset = "brisca-4-pairs"
+"""
+
+CLI = [sys.executable, "-c", "from briscasim.cli.main import main; main()"]
+
+
+def spec_file(tmp_path, name="spec.toml", **kw):
+    args = dict(deals=600, chunk=100)
+    args.update(kw)
+    p = tmp_path / name
+    p.write_text(SPEC.format(**args))
+    return p
+
+
+def table(path) -> pd.DataFrame:
+    df = pd.read_parquet(path / "chunks")
+    return df.sort_values(["cell", "deal", "rotation"]).reset_index(drop=True)
+
+
+def test_workers_and_chunking_do_not_change_results(tmp_path):
+    a = run(load_spec(spec_file(tmp_path)), tmp_path / "a", workers=1, progress=False)
+    b = run(load_spec(spec_file(tmp_path, "s2.toml", chunk=70)), tmp_path / "b", workers=2,
+            progress=False)
+    ta, tb = table(a), table(b)
+    assert len(ta) == 2 * 2 * 600
+    pd.testing.assert_frame_equal(ta, tb)
+    m = json.loads((a / "manifest.json").read_text())
+    assert m["status"] == "complete" and m["done"] == {"0": 6, "1": 6}
+    assert {"briscasim", "numpy", "numba", "python"} <= set(m["versions"])
+    assert m["spec"]["cells"][1]["rules"]["teams"] == "pairs"
+
+
+def test_records_are_play_chunk_records(tmp_path):
+    out = run(load_spec(spec_file(tmp_path, deals=50, chunk=20)), tmp_path / "o",
+              progress=False)
+    t = table(out)
+    rules = Rules.preset("brisca-4-pairs")
+    rec = play_chunk(rules, Lineup.build(rules, ["random", "random:swap_prob=1"] * 2), 11, 0,
+                     50, 2)
+    mine = t[t["cell"] == 1]
+    assert np.array_equal(mine["winner"].to_numpy(), rec[:, 0])
+    assert np.array_equal(mine[[f"points_{i}" for i in range(6)]].to_numpy(), rec[:, 14:20])
+    # duplicate: both rotations of a deal have the same cards, seats swapped
+    assert (mine["turned"].to_numpy()[::2] == mine["turned"].to_numpy()[1::2]).all()
+    assert mine[["entry_0", "entry_1", "entry_2", "entry_3", "entry_4"]].iloc[1].tolist() == \
+        [1, 0, 1, 0, -1]
+
+
+def test_non_duplicate_lineup_plays_other_deals_per_seating(tmp_path):
+    p = tmp_path / "nd.toml"
+    p.write_text(SPEC.format(deals=40, chunk=15).replace("chunk = 15",
+                                                         "chunk = 15\nduplicate = false"))
+    t = table(run(load_spec(p), tmp_path / "nd", progress=False))
+    c0 = t[t["cell"] == 0]
+    assert len(c0) == 80
+    assert sorted(c0["rotation"].unique()) == [0, 1]
+    assert c0[c0["rotation"] == 1]["deal"].min() == 1 << 32
+    assert (c0[c0["rotation"] == 1]["entry_0"] == 1).all()
+
+
+def test_refuses_a_different_spec_and_keeps_everything(tmp_path):
+    out = run(load_spec(spec_file(tmp_path)), tmp_path / "o", progress=False)
+    before = sorted(p.name for p in (out / "chunks").iterdir())
+    with pytest.raises(UserError, match="holds a different experiment"):
+        run(load_spec(spec_file(tmp_path, "x.toml", deals=700)), out, progress=False)
+    with pytest.raises(UserError, match="holds a different experiment"):
+        run(load_spec(spec_file(tmp_path, "x.toml", deals=700)), out, resume=True,
+            progress=False)
+    assert sorted(p.name for p in (out / "chunks").iterdir()) == before
+    # the same spec again: already complete, nothing to do
+    assert run(load_spec(spec_file(tmp_path)), out, progress=False) == out
+
+
+def test_refuses_a_directory_that_is_not_a_run(tmp_path):
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "thesis.txt").write_text("precious")
+    with pytest.raises(UserError, match="not a briscasim results directory"):
+        run(load_spec(spec_file(tmp_path)), d, resume=True, progress=False)
+    (d / "manifest.json").write_text("{not json")
+    with pytest.raises(UserError, match="corrupt manifest"):
+        run(load_spec(spec_file(tmp_path)), d, resume=True, progress=False)
+    assert (d / "thesis.txt").read_text() == "precious"
+    assert (d / "manifest.json").read_text() == "{not json"
+
+
+def test_damaged_chunk_is_reported_not_deleted(tmp_path):
+    spec = load_spec(spec_file(tmp_path))
+    out = run(spec, tmp_path / "o", progress=False)
+    m = json.loads((out / "manifest.json").read_text())
+    m["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    victim = out / "chunks" / "cell0000-chunk000002.parquet"
+    victim.write_bytes(b"garbage")
+    with pytest.raises(UserError, match="damaged chunk file"):
+        run(spec, out, resume=True, progress=False)
+    assert victim.read_bytes() == b"garbage"
+    (out / "chunks" / "notes.txt").write_text("x")
+    with pytest.raises(UserError, match="unexpected file"):
+        run(spec, out, resume=True, progress=False)
+
+
+def test_unfinished_run_needs_resume(tmp_path):
+    spec = load_spec(spec_file(tmp_path))
+    out = run(spec, tmp_path / "o", progress=False)
+    m = json.loads((out / "manifest.json").read_text())
+    m["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    (out / "chunks" / "cell0001-chunk000003.parquet").unlink()
+    with pytest.raises(UserError, match="--resume"):
+        run(spec, out, progress=False)
+    run(spec, out, resume=True, progress=False)
+    pd.testing.assert_frame_equal(table(out),
+                                  table(run(spec, tmp_path / "fresh", progress=False)))
+
+
+def test_resume_after_sigkill_gives_the_uninterrupted_result(tmp_path):
+    spec = spec_file(tmp_path, deals=40000, chunk=500)
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(CLI + ["run", str(spec), "-o", str(out), "--workers", "2",
+                                   "--quiet"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    chunks = out / "chunks"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        if chunks.is_dir() and len(list(chunks.glob("*.parquet"))) >= 8:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be killed: " + \
+        proc.stderr.read().decode()
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(list(chunks.glob("*.parquet")))
+    assert 8 <= done < 160
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"
+    r = subprocess.run(CLI + ["run", str(spec), "-o", str(out), "--resume", "--quiet"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert len(list(chunks.glob("*.parquet"))) == 160
+    assert not list((out / ".tmp").iterdir())
+    whole = run(load_spec(spec), tmp_path / "whole", progress=False)
+    pd.testing.assert_frame_equal(table(out), table(whole))
+
+
+TARGET = """
+name = "tg"
+seed = 5
+chunk = 200
+lineup = ["random", "random:swap_prob=1"]
+[target]
+ci_half_width = 0.03
+max_deals = 5000
+[[variants]]
+preset = "brisca-2"
+[[variants]]
+preset = "briscola-2"
+"""
+
+
+def test_target_mode_is_deterministic_and_stops_early(tmp_path):
+    p = tmp_path / "t.toml"
+    p.write_text(TARGET)
+    a = run(load_spec(p), tmp_path / "a", workers=1, progress=False)
+    b = run(load_spec(p), tmp_path / "b", workers=2, progress=False)
+    ma = json.loads((a / "manifest.json").read_text())
+    mb = json.loads((b / "manifest.json").read_text())
+    assert ma["done"] == mb["done"]
+    # a win rate near 1/2 needs about 1070 plays per entry for a half-width of 0.03:
+    # 3 chunks of 200 deals x 2 rotations
+    assert ma["done"] == {"0": 3, "1": 3}
+    assert len(list((a / "chunks").iterdir())) == 6
+    pd.testing.assert_frame_equal(table(a), table(b))
