@@ -239,7 +239,8 @@ class Deal:
             q = (leader + i) % n
             new = set(_hand(s, q)) - set(_hand(before, q)) - {swapped.get(q)}
             card = new.pop()
-            self.draws.append(Draw(int(s[L.S_TRICK_NO]), q, card, s[L.S_KNOWN + card] == q))
+            self.draws.append(Draw(int(s[L.S_TRICK_NO]), q, card,
+                                   bool(s[L.S_KNOWN + card] == q)))
 
     # ---- views and logs ---------------------------------------------------------------
     def view(self, seat: int) -> SeatView:
