@@ -37,7 +37,9 @@ def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, 
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def mean_sd(total: float, total_sq: float, n: float) -> tuple[float, float]:

@@ -1,0 +1,163 @@
+"""``briscasim bench``: the engine's speed, start-up times and memory, measured.
+
+Every figure is a best-of-``repeats`` wall-clock rate on this machine, after a warm-up call
+(compile time excluded, except in the start-up figures). Timings on a machine shared with
+other work are noisy; the best of several runs is the least disturbed one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import batch
+from .rules import Rules
+from .simulate import Lineup, play_chunk, simulate
+
+BENCH_PRESET = "brisca-2"
+CHUNK = 32768
+
+
+def kernel_deals_per_second(spec: str, deals: int, repeats: int = 3,
+                            preset: str = BENCH_PRESET) -> float:
+    """Deals per second of ``spec`` against itself on ONE thread: the batch kernel plays
+    whole deals (shuffle included) in chunks of at most ``CHUNK``, reusing one scratch."""
+    rules = Rules.preset(preset)
+    lineup = Lineup.build(rules, spec)
+    work = batch.new_work()
+    play_chunk(rules, lineup, 0, 0, min(deals, 100), 1, work)       # warm up
+    best = 0.0
+    for rep in range(repeats):
+        t0 = time.perf_counter()
+        first = 0
+        while first < deals:
+            count = min(CHUNK, deals - first)
+            play_chunk(rules, lineup, rep + 1, first, count, 1, work)
+            first += count
+        best = max(best, deals / (time.perf_counter() - t0))
+    return best
+
+
+def simulate_deals_per_second(spec: str, deals: int, workers: int, repeats: int = 3,
+                              preset: str = BENCH_PRESET) -> float:
+    """Deals per second of :func:`briscasim.simulate.simulate` (threads, running totals)."""
+    rules = Rules.preset(preset)
+    simulate(rules, spec, min(deals, 100), 0, workers=1)             # warm up
+    return max(simulate(rules, spec, deals, rep + 1, workers=workers).to_dict()
+               ["deals_per_second"] for rep in range(repeats))
+
+
+def _child(code: str, env: dict | None = None) -> tuple[float, str]:
+    """Run ``python -c code`` in a fresh interpreter; return (wall seconds, its stdout)."""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, **(env or {})})
+    wall = time.perf_counter() - t0
+    if out.returncode != 0:
+        tail = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise RuntimeError(f"benchmark child process failed: {tail}")
+    return wall, out.stdout
+
+
+_FIRST_DEALS = ("from briscasim.rules import Rules; from briscasim.simulate import simulate; "
+                "simulate(Rules.preset('brisca-2'), 'random', 1000, 1, workers=1)")
+
+
+def start_seconds(cold: bool = False) -> float:
+    """Seconds from starting a fresh ``python`` to 1,000 simulated deals done.
+
+    Warm: with the numba cache of this installation (what every run after the first sees).
+    Cold: with an empty temporary cache, so every kernel compiles (the first run).
+    """
+    if not cold:
+        _child(_FIRST_DEALS)          # make sure the cache is filled
+        return _child(_FIRST_DEALS)[0]
+    with tempfile.TemporaryDirectory(prefix="briscasim-cold-") as d:
+        return _child(_FIRST_DEALS, {"NUMBA_CACHE_DIR": d})[0]
+
+
+def peak_rss_mb(deals: int, workers: int | None = None) -> float:
+    """Peak resident memory (MB) of a fresh process that simulates ``deals`` random deals
+    of brisca-2 with :func:`~briscasim.simulate.simulate`."""
+    code = ("import resource; from briscasim.rules import Rules; "
+            "from briscasim.simulate import simulate; "
+            f"simulate(Rules.preset('brisca-2'), 'random', {int(deals)}, 1, workers={workers}); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    return int(_child(code)[1].split()[-1]) / 1024     # ru_maxrss is in KB on Linux
+
+
+def ismcts_figures() -> dict | None:
+    """``measure_iterations_per_second`` of the ISMCTS strategy, if that module has it."""
+    from .strategies import ismcts
+    fn = getattr(ismcts, "measure_iterations_per_second", None)
+    return fn() if fn is not None else None
+
+
+def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int = 3,
+              memory_deals=(10_000, 100_000, 1_000_000), cold: bool = False,
+              ismcts: bool = True, progress=None) -> dict:
+    """Measure every figure of ``briscasim bench``; returns a JSON-ready dict.
+
+    ``progress(message)`` is called before each measurement.
+    """
+    say = progress or (lambda message: None)
+    cores = os.cpu_count() or 1
+    out = {"preset": BENCH_PRESET, "cores": cores, "deals": deals, "repeats": repeats,
+           "python": sys.version.split()[0]}
+    say("random vs random, one thread (kernel)")
+    out["random_deals_per_second"] = kernel_deals_per_second("random", deals, repeats)
+    say("random vs random, simulate() on 1 and on every core")
+    one = simulate_deals_per_second("random", deals, 1, repeats)
+    every = simulate_deals_per_second("random", deals, cores, repeats)
+    out["random_deals_per_second_simulate_one_core"] = one
+    out["random_deals_per_second_all_cores"] = every
+    out["scaling"] = every / one
+    say("greedy vs greedy, one thread (kernel)")
+    out["greedy_deals_per_second"] = kernel_deals_per_second("greedy", greedy_deals, repeats)
+    if ismcts:
+        say("ismcts iterations per second")
+        fig = ismcts_figures()
+        out["ismcts_iterations_per_second"] = fig["iterations_per_second"] if fig else None
+        if fig:
+            out["ismcts_ms_per_move"] = fig.get("ms_per_move")
+    say("start-up: warm cache")
+    out["warm_start_seconds"] = start_seconds(cold=False)
+    if cold:
+        say("start-up: cold cache (compiles everything)")
+        out["cold_start_seconds"] = start_seconds(cold=True)
+    say("peak memory against deals")
+    out["peak_rss_mb"] = {str(n): peak_rss_mb(n) for n in memory_deals}
+    return out
+
+
+def format_bench(d: dict) -> str:
+    """The human-readable figures."""
+    def rate(x):
+        return "not measured" if x is None else f"{x:,.0f}"
+
+    lines = [
+        f"briscasim bench ({d['preset']}, {d['cores']} cores, best of {d['repeats']}, "
+        f"Python {d['python']})",
+        f"random vs random, one thread:          {rate(d['random_deals_per_second'])} deals/s",
+        f"random vs random, simulate(), 1 core:  "
+        f"{rate(d['random_deals_per_second_simulate_one_core'])} deals/s",
+        f"random vs random, simulate(), {d['cores']} cores: "
+        f"{rate(d['random_deals_per_second_all_cores'])} deals/s (scaling {d['scaling']:.2f}x)",
+        f"greedy vs greedy, one thread:          {rate(d['greedy_deals_per_second'])} deals/s",
+    ]
+    if "ismcts_iterations_per_second" in d:
+        lines.append(f"ismcts, one thread:                    "
+                     f"{rate(d['ismcts_iterations_per_second'])} iterations/s")
+    lines.append(f"warm start (fresh python to 1,000 deals): {d['warm_start_seconds']:.1f} s")
+    if "cold_start_seconds" in d:
+        lines.append(f"cold start (empty numba cache):           {d['cold_start_seconds']:.1f} s")
+    lines.append("peak RSS: " + ", ".join(f"{int(n):,} deals {mb:.0f} MB"
+                                          for n, mb in d["peak_rss_mb"].items()))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":      # pragma: no cover - convenience
+    print(json.dumps(run_bench(), indent=2))

@@ -1,0 +1,40 @@
+"""``briscasim bench``."""
+import json
+
+import click
+
+from ..errors import UserError
+
+
+@click.command()
+@click.option("--deals", type=int, default=1_000_000, show_default=True,
+              help="Deals per random vs random measurement.")
+@click.option("--greedy-deals", type=int, default=200_000, show_default=True,
+              help="Deals per greedy vs greedy measurement.")
+@click.option("--repeats", type=int, default=3, show_default=True,
+              help="Runs per figure; the best is kept.")
+@click.option("--memory-deals", default="10000,100000,1000000", show_default=True,
+              help="Deal counts for the peak-memory runs (comma separated).")
+@click.option("--cold", is_flag=True,
+              help="Also measure a cold start (fresh numba cache: compiles everything, ~1 min).")
+@click.option("--no-ismcts", is_flag=True, help="Skip the ISMCTS measurement.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(deals, greedy_deals, repeats, memory_deals, cold, no_ismcts, as_json):
+    """Measure deals per second (one thread and every core), ISMCTS iterations per second,
+    start-up times and peak memory."""
+    for name, v in (("--deals", deals), ("--greedy-deals", greedy_deals),
+                    ("--repeats", repeats)):
+        if v < 1:
+            raise UserError(f"{name} = {v} must be at least 1")
+    try:
+        counts = tuple(int(x) for x in memory_deals.split(",") if x.strip())
+    except ValueError:
+        raise UserError(f"--memory-deals = {memory_deals!r} must be whole numbers separated "
+                        "by commas") from None
+    if not counts or min(counts) < 1:
+        raise UserError(f"--memory-deals = {memory_deals!r} needs at least one count >= 1")
+    from ..bench import format_bench, run_bench
+
+    say = None if as_json else (lambda m: click.echo(f"... {m}", err=True))
+    d = run_bench(deals, greedy_deals, repeats, counts, cold, not no_ismcts, say)
+    click.echo(json.dumps(d, indent=2) if as_json else format_bench(d))

@@ -1,0 +1,35 @@
+"""``briscasim bench``: a smoke test with tiny counts (no timing assertions)."""
+import json
+
+from briscasim.bench import format_bench, run_bench
+from briscasim.cli.main import main
+
+
+def test_run_bench_smoke():
+    d = run_bench(deals=2000, greedy_deals=500, repeats=1, memory_deals=(1000, 5000),
+                  ismcts=False)
+    for key in ("random_deals_per_second", "random_deals_per_second_all_cores", "scaling",
+                "greedy_deals_per_second", "warm_start_seconds"):
+        assert d[key] > 0
+    assert set(d["peak_rss_mb"]) == {"1000", "5000"}
+    assert all(mb > 10 for mb in d["peak_rss_mb"].values())
+    text = format_bench(d)
+    assert "deals/s" in text and "peak RSS" in text
+
+
+def test_bench_cli_json(capsys):
+    main(["bench", "--deals", "1000", "--greedy-deals", "200", "--repeats", "1",
+          "--memory-deals", "1000", "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert d["random_deals_per_second"] > 0
+    assert "ismcts_iterations_per_second" in d
+
+
+def test_bench_cli_bad_input(capsys):
+    try:
+        main(["bench", "--memory-deals", "ten"])
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    assert code == 2
+    assert "--memory-deals = 'ten'" in capsys.readouterr().err
