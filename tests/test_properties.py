@@ -46,15 +46,49 @@ def any_rules(draw):
     return rules
 
 
-def reshuffled_turn(rules, deck):
-    """The card turned face up (RULES.md 2 and 10.6 read directly)."""
+def turn_and_stock(rules, deck):
+    """The card turned face up and the face-down cards drawn, in order (RULES.md 2, 4 and
+    10.6 read directly)."""
     n = rules.players
     turned, stock = deck[3 * n], list(deck[3 * n + 1:])
     m = len(stock)
     while rules.face_up_reshuffle and C.FACES[turned % 12] in "A3":
         stock.insert(m // 2, turned)
         turned = stock.pop(0)
-    return turned
+    unseen = {"face_up": rules.undrawn - 1, "hidden": rules.undrawn}.get(
+        rules.effective_leftover, 0)
+    return turned, stock[:m - unseen]
+
+
+def trick_result(rules, cards, trump):
+    """Index of the winning card and the trick's points (RULES.md 1 and 2 read directly)."""
+    order = "A3RSC9876542" if rules.jack_over_horse else "A3RCS9876542"
+    points = {"A": 11, "3": 10, "R": 4, "C": 2 if rules.jack_over_horse else 3,
+              "S": 3 if rules.jack_over_horse else 2}
+    rank = [order.index(C.FACES[c % 12]) for c in cards]
+    best = 0
+    for i, c in enumerate(cards[1:], start=1):
+        b = cards[best]
+        if (c // 12 == b // 12 and rank[i] < rank[best]) or (
+                c // 12 == trump and b // 12 != trump):
+            best = i
+    return best, sum(points.get(C.FACES[c % 12], 0) for c in cards)
+
+
+def check_draws(deal, stock, first):
+    """Draws ``first..``: round k after trick k, its winner first then seat order, the
+    face-down cards in stock order, then the face-up card (RULES.md 2)."""
+    n = deal.rules.players
+    for j in range(first, len(deal.draws)):
+        d = deal.draws[j]
+        k = j // n
+        assert d.after_trick == k + 1
+        assert d.seat == (deal.tricks[k].winner + j % n) % n
+        if j < len(stock):
+            assert (d.card, d.face_up) == (stock[j], False)
+        else:
+            assert j == len(stock) and deal.rules.effective_leftover != "face_up"
+            assert d.face_up and d.card == deal.face_up
 
 
 def expected_known(deal, turned):
@@ -150,7 +184,7 @@ def play_checked(deal, policy, rng, events=None):
     r = deal.rules
     n = r.players
     rounds = draw_rounds(r)
-    turned = reshuffled_turn(r, list(deal.deck))
+    turned, stock = turn_and_stock(r, list(deal.deck))
     assert deal.turned == turned and deal.trump == turned // 12
     check_views(deal, turned)
     while not deal.over:
@@ -159,8 +193,16 @@ def play_checked(deal, policy, rng, events=None):
         phase, face_before = deal.phase, deal.face_up
         hands_before = [deal.hand(s) for s in range(n)]
         action = policy(deal)
-        n_tricks = len(deal.tricks)
+        n_tricks, n_draws, trick = len(deal.tricks), len(deal.draws), deal.current_trick
+        leader = deal.turn if not trick else deal.tricks[-1].winner if deal.tricks else 0
         deal.play(action)
+        check_draws(deal, stock, n_draws)
+        if len(deal.tricks) > n_tricks:
+            best, points = trick_result(r, trick + [action], deal.trump)
+            t = deal.tricks[-1]
+            assert (t.leader, t.cards) == (leader, tuple(trick + [action]))
+            assert (t.winner, t.points) == ((leader + best) % n, points)
+            assert deal.over or deal.turn == t.winner
         if phase == "swap":
             assert deal.phase in ("play", "over")         # one swap per trick
         elif len(deal.tricks) > n_tricks:
@@ -195,6 +237,7 @@ def check_end(deal):
         assert out.winner == r.side_of[out.black_hand]
         return
     assert len(deal.tricks) == r.tricks
+    assert len(deal.draws) == draw_rounds(r) * r.players
     undrawn = set(r.deck_ids) - set(played)
     assert len(undrawn) == r.undrawn                  # every card in play played once
     assert sum(out.points) + out.out_of_play_points == deck_points(r)
