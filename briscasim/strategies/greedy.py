@@ -36,6 +36,7 @@ P_HIGH_TRUMP_THRESHOLD = 1
 P_TRUMP_KEEP = 2
 P_OBJECTIVE = 3
 P_SWAP = 4
+P_USE_SIGNALS = 5
 
 OBJ_AUTO, OBJ_MOST, OBJ_FEWEST = 0, 1, 2
 ANSWER_AUTO, ANSWER_SWAP, ANSWER_KEEP = 0, 1, 2
@@ -51,6 +52,8 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
           choices=("auto", "most", "fewest")),
     Param("swap", str, "auto", doc="answer to swap offers without a swap policy: auto is "
           "swap under most, keep under fewest", choices=("auto", "swap", "keep")),
+    Param("use_signals", bool, True, doc="use the partner signals (false: play as if none "
+          "were given, to measure what they are worth)"),
 ), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
    "the trump A and 3")
 
@@ -280,4 +283,6 @@ def greedy_strategy(rules, public, hand, seat, signals, params, rng):
         return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
     if fewest:
         return _play_fewest(rules, public, hand, seat)
+    if params[P_USE_SIGNALS] == 0:
+        signals = 0
     return _play_most(rules, public, hand, seat, signals, params)
