@@ -123,6 +123,7 @@ def test_damaged_chunk_is_reported_not_deleted(tmp_path):
     with pytest.raises(UserError, match="damaged chunk file"):
         run(spec, out, resume=True, progress=False)
     assert victim.read_bytes() == b"garbage"
+    victim.unlink()
     (out / "chunks" / "notes.txt").write_text("x")
     with pytest.raises(UserError, match="unexpected file"):
         run(spec, out, resume=True, progress=False)

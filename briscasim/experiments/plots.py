@@ -20,6 +20,7 @@ import pandas as pd
 from .style import PALETTE, RC, save
 
 MAX_PANELS = 6
+BIN = 5           # card points per bin of the score distribution
 
 
 def _colors(labels) -> dict:
@@ -95,12 +96,13 @@ def score_distribution(hist: pd.DataFrame):
     for ax, cell in zip(axes.flat, cells):
         h = hist[hist["label"] == cell]
         for strategy, g in h.groupby("strategy", sort=False):
-            share = 100 * g["plays"] / g["plays"].sum()
-            ax.step(g["points"], share, where="mid", color=colors[strategy], label=strategy,
-                    linewidth=1.2)
+            bins = g.groupby(g["points"] // BIN * BIN)["plays"].sum()
+            share = 100 * bins / bins.sum()
+            ax.step(bins.index + BIN / 2, share, where="mid", color=colors[strategy],
+                    label=strategy, linewidth=1.2)
         ax.axvline(60, color="grey", linewidth=0.8, linestyle=":")
         ax.set_title(cell, fontsize=9)
-        ax.set_ylabel("share of plays (%)")
+        ax.set_ylabel(f"share of plays (% per {BIN} points)")
     for ax in axes.flat[len(cells):]:
         ax.set_visible(False)
     for ax in axes[-1]:
@@ -120,10 +122,9 @@ def score_distribution(hist: pd.DataFrame):
 
 def sweep_keys(strat: pd.DataFrame) -> list[str]:
     """Grid keys of ``strat`` with numeric values and at least two of them."""
-    skip = {"cell", "variant", "label", "preset", "entry", "strategy"}
     keys = []
     for col in strat.columns:
-        if col in skip or not ("." in col or col == "preset"):
+        if "." not in col:              # grid keys are rules.X or lineup.I.PARAM
             continue
         vals = strat[col].dropna().unique()
         if len(vals) >= 2 and all(isinstance(v, (int, float, np.integer, np.floating))
@@ -137,6 +138,7 @@ def sweep(strat: pd.DataFrame, key: str):
     and lineup entry (other grid keys held apart)."""
     fig, ax = plt.subplots()
     others = [c for c in sweep_keys(strat) if c != key]
+    strat = strat[strat[key].notna()]             # cells of other grids lack this key
     groups = strat.groupby(["variant", "entry"] + others, sort=False)
     for i, (gkey, g) in enumerate(groups):
         g = g.sort_values(key)

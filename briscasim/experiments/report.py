@@ -12,6 +12,9 @@ Tables (one row per ...):
 - ``strategies``: cell and lineup entry: plays, win/draw/loss rates with 95% Wilson
   intervals, score (wins + draws/2), mean, SD and variance of the side's card points, and
   quantiles of the point margin (own side's points minus the best other side's).
+Every table starts with the cell's id, variant, label and grid values (one column per grid
+key, e.g. ``rules.swap_timing`` or ``lineup.0.stock``).
+
 - ``sides``: cell and side (a seat when everyone plays alone): the same rates and points,
   whatever strategy sat there (seat advantage).
 - ``duplicate``: for cells played in duplicate, each pair of lineup entries: the per-deal
@@ -38,13 +41,14 @@ import pyarrow.parquet as pq
 from ..cards import card_code
 from ..errors import UserError
 from ..rules import Rules
-from ..stats import Z95, wilson_interval
-from .records import entry_rows
+from ..stats import wilson_interval
+from .records import entry_rows, seat_entries
 from .runner import CHUNK_DIR, chunk_name, read_manifest, scan_chunks
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-_COLUMNS = ["cell", "deal", "rotation", "winner", "swap7_seat", "swap7_trick", "swap7_card",
-            "swap2_seat", "swap2_trick", "swap2_card", "swap7_declined", "swap2_declined"]
+_COLUMNS = ["cell", "deal", "rotation", "winner"]
+_SWAP_COLUMNS = ["swap7_seat", "swap7_trick", "swap7_card", "swap2_seat", "swap2_trick",
+                 "swap2_card", "swap7_declined", "swap2_declined"]     # single deals only
 
 
 @dataclass
@@ -83,8 +87,9 @@ def load(path) -> Results:
             raise UserError(f"{path}/{CHUNK_DIR}/{chunk_name(c, missing[0])}: missing chunk "
                             f"file ({len(missing)} missing in cell {c}); rerun with "
                             "--resume after marking the run unfinished, or run again")
-        n_sides = len(Rules.from_options(cell["rules"]).sides)
-        cols = _COLUMNS + [f"points_{t}" for t in range(n_sides)]
+        rules = Rules.from_options(cell["rules"])
+        cols = (_COLUMNS + [f"points_{t}" for t in range(len(rules.sides))]
+                + (_SWAP_COLUMNS if rules.match_kind == "deal" else []))
         for j in range(n):
             try:
                 frames.append(pq.read_table(files[(c, j)], columns=cols).to_pandas())
@@ -141,14 +146,13 @@ def summarize(res: Results, long: pd.DataFrame | None = None) -> dict[str, pd.Da
     """Every table of the report (module docstring), as DataFrames."""
     long = entries(res) if long is None else long
     cells = pd.DataFrame([dict(cell=c["id"], variant=c["variant"], label=c["label"],
-                               preset=c["preset"].split("+")[0], **_point_columns(c))
-                          for c in res.cells]).set_index("cell")
+                               **_point_columns(c)) for c in res.cells]).set_index("cell")
     strat = _rates(long.groupby(["cell", "entry", "strategy"], sort=True)).reset_index()
     strat = cells.join(strat.set_index("cell"), how="right").reset_index()
     sides = _rates(long.groupby(["cell", "side"], sort=True)).reset_index()
     sides["fair_share"] = sides["cell"].map(
         lambda c: 1 / len(res.rules(c).sides))
-    sides = cells[["variant", "label", "preset"]].join(sides.set_index("cell"),
+    sides = cells[["variant", "label"]].join(sides.set_index("cell"),
                                                        how="right").reset_index()
     hist = (long.groupby(["cell", "strategy", "points"]).size().rename("plays")
             .reset_index())
@@ -199,11 +203,10 @@ def _swaps(res: Results, cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
     rec = res.records
     for cell in res.cells:
         r = rec[rec["cell"] == cell["id"]]
-        if r.empty:
+        if r.empty or res.rules(cell["id"]).match_kind != "deal":
             continue
         n = len(cell["seating"])
-        seats = np.array([[cell["seating"][(s + q) % n] for s in range(n)]
-                          for q in range(max(cell["rotations"], cell["blocks"]))])
+        seats = seat_entries(cell, max(cell["rotations"], cell["blocks"]))[:, :n]
         rot = r["rotation"].to_numpy()
         present = np.zeros((len(r), len(cell["lineup"])), bool)
         for s in range(n):

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from ..errors import UserError
 from ..stats import wilson_interval
 from .executors import Job, make_executor
-from .records import entry_tally, to_table
+from .records import entry_tally, seat_entries, to_table
 from .spec import Spec, chunk_bounds, n_chunks
 
 MANIFEST = "manifest.json"
@@ -247,9 +247,19 @@ def run(spec: Spec, out=None, workers: int | None = None, resume: bool = False,
     """
     log = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(out) if out is not None else default_dir(spec)
+    ex = make_executor(executor, workers, scheduler)
+    try:
+        return _run(spec, out, resume, ex, progress, log)
+    except BaseException:
+        ex.close(cancel=True)
+        raise
+
+
+def _run(spec, out, resume, ex, progress, log) -> Path:
     manifest = _prepare(out, spec, resume)
     if manifest is None:
         log(f"{out}: this experiment is already complete; nothing to do")
+        ex.close()
         return out
     resolved = manifest["spec"]
     cells = [_Cell(resolved, c, resolved["target"]) for c in resolved["cells"]]
@@ -276,14 +286,13 @@ def run(spec: Spec, out=None, workers: int | None = None, resume: bool = False,
 
     total = sum(deals_of(st, range(st.limit)) for st in cells)
     initial = sum(deals_of(st, [j for j in st.done if j < st.limit]) for st in cells)
-    ex = make_executor(executor, workers, scheduler)
     window = 2 * ex.workers
     bar = _bar(total, initial, progress)
     pending = {}
     started = time.perf_counter()
     try:
         while True:
-            _fill(ex, spec, resolved, cells, rules_of, pending, window, out, target)
+            _fill(ex, resolved, cells, rules_of, pending, window, out, target)
             if not pending:
                 break
             done, _ = ex.wait(set(pending))
@@ -302,19 +311,16 @@ def run(spec: Spec, out=None, workers: int | None = None, resume: bool = False,
                     _discard(out, st)
                     bar.total -= deals_of(st, range(st.limit, before))
                     bar.refresh()
-    except BaseException:
+    finally:
         bar.close()
-        ex.close(cancel=True)
-        raise
     ex.close()
-    bar.close()
     elapsed = time.perf_counter() - started
     manifest.update(status="complete", done={str(st.cell["id"]): st.limit for st in cells},
                     deals={str(st.cell["id"]): deals_of(st, range(st.limit)) for st in cells},
                     finished=_dt.datetime.now().isoformat(timespec="seconds"),
                     last_session=dict(seconds=round(elapsed, 3),
                                       deals=int(total - initial),
-                                      executor=executor, workers=ex.workers))
+                                      executor=type(ex).__name__, workers=ex.workers))
     _write_json(out / MANIFEST, manifest)
     return out
 
@@ -329,7 +335,7 @@ def _discard(out: Path, st: _Cell) -> None:
         del st.done[j]
 
 
-def _fill(ex, spec, resolved, cells, rules_of, pending, window, out, target):
+def _fill(ex, resolved, cells, rules_of, pending, window, out, target):
     """Submit chunks, cells in order, until ``window`` are in flight."""
     for st in cells:
         while len(pending) < window:
@@ -339,9 +345,8 @@ def _fill(ex, spec, resolved, cells, rules_of, pending, window, out, target):
             cell = st.cell
             b, first, count = chunk_bounds(resolved, cell, j)
             rules = rules_of[cell["id"]]
-            lineup = tuple(cell["lineup"][e] for e in
-                           [cell["seating"][(s + b) % len(cell["seating"])]
-                            for s in range(len(cell["seating"]))])
+            seats = seat_entries(cell, b + 1)[b, :len(cell["seating"])]
+            lineup = tuple(cell["lineup"][e] for e in seats)
             job = Job(rules, lineup, resolved["seed"], first, count, cell["rotations"])
             finish = _Finisher(out, cell, rules.side_of, j, b, first, count, target)
             pending[ex.submit(job, finish)] = (st, j)

@@ -60,18 +60,14 @@ class Cell:
 
     @property
     def label(self) -> str:
-        extra = ", ".join(f"{k.removeprefix('rules.')}={v if isinstance(v, str) else _fmt(v)}"
-                          for k, v in self.point.items())
-        return self.variant + (f" [{extra}]" if extra else "")
-
-    def seats_of(self, rotation: int) -> list[int]:
-        """Lineup entry at each seat in rotation (or seating) ``rotation``."""
-        n = len(self.seating)
-        return [self.seating[(s + rotation) % n] for s in range(n)]
-
-    def engine_lineup(self, block: int) -> list[str]:
-        """Strategy specs per seat handed to ``Lineup.build`` for seating ``block``."""
-        return [self.lineup[e] for e in self.seats_of(block)]
+        """Variant, the rule values of its grid point, and the lineup if the grid varies it:
+        ``brisca-2 [swap_timing=after_draw]: greedy vs random``."""
+        rules = ", ".join(f"{k.removeprefix('rules.')}={v if isinstance(v, str) else _fmt(v)}"
+                          for k, v in self.point.items() if k.startswith("rules.")
+                          or k == "preset")
+        strategies = any(k.startswith(("lineup", "seats")) for k in self.point)
+        return (self.variant + (f" [{rules}]" if rules else "")
+                + (": " + " vs ".join(self.labels) if strategies else ""))
 
     def to_dict(self) -> dict:
         return dict(id=self.id, variant=self.variant, label=self.label, point=self.point,
@@ -93,11 +89,6 @@ class Spec:
     duplicate: bool
     mode: str                          # "seats" or "lineup"
     cells: tuple[Cell, ...] = field(repr=False)
-
-    @property
-    def max_deals(self) -> int:
-        """Deals per seating of a cell: ``deals``, or the cap of a target run."""
-        return self.deals if self.deals is not None else self.target["max_deals"]
 
     def resolved(self) -> dict:
         """Everything that decides the results, as plain JSON data (stored in the manifest)."""
