@@ -10,10 +10,11 @@ the ``M_*`` fields of :mod:`briscasim.batch` for matches, in lower case (``winne
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pyarrow as pa
 
-from .. import batch
 from ..engine import layout as L
 
 MAX_SEATS = L.MAX_PLAYERS
@@ -33,9 +34,16 @@ def _fields(module, prefix: str, arrays: dict) -> list[tuple[str, int]]:
 
 
 DEAL_FIELDS = _fields(L, "REC_", {"REC_POINTS": L.MAX_SIDES})
-MATCH_FIELDS = _fields(batch, "M_", {"M_DEALS_WON": L.MAX_SIDES, "M_POINTS": L.MAX_SIDES})
 assert [i for _, i in DEAL_FIELDS] == list(range(L.RECORD_LEN))
-assert [i for _, i in MATCH_FIELDS] == list(range(batch.MATCH_RECORD_LEN))
+
+
+@lru_cache(maxsize=1)
+def match_fields() -> list[tuple[str, int]]:
+    """``(column, record index)`` of match records (imports the batch kernels, so lazily)."""
+    from .. import batch
+    fields = _fields(batch, "M_", {"M_DEALS_WON": L.MAX_SIDES, "M_POINTS": L.MAX_SIDES})
+    assert [i for _, i in fields] == list(range(batch.MATCH_RECORD_LEN))
+    return fields
 
 
 def to_table(cell, records: np.ndarray, rotations: int, block: int, first: int,
@@ -47,7 +55,7 @@ def to_table(cell, records: np.ndarray, rotations: int, block: int, first: int,
     """
     n_rows = count * rotations
     matches = records.shape[1] != L.RECORD_LEN
-    fields = MATCH_FIELDS if matches else DEAL_FIELDS
+    fields = match_fields() if matches else DEAL_FIELDS
     dtype = np.int32 if matches else np.int16
     rot = (np.tile(np.arange(rotations, dtype=np.int8), count) if rotations > 1
            else np.full(n_rows, block, np.int8))

@@ -123,10 +123,11 @@ def entries(res: Results) -> pd.DataFrame:
     return long
 
 
-def _rates(g) -> pd.DataFrame:
-    """Counts, rates with Wilson intervals, points and margin quantiles of grouped rows."""
-    out = g.agg(plays=("result", "size"), wins=("result", lambda r: int((r == 1).sum())),
-                draws=("result", lambda r: int((r == 0).sum())),
+def _rates(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Counts, rates with Wilson intervals, points and margin quantiles of rows grouped by
+    ``keys``."""
+    g = long.assign(win=long["result"] == 1, draw=long["result"] == 0).groupby(keys)
+    out = g.agg(plays=("result", "size"), wins=("win", "sum"), draws=("draw", "sum"),
                 mean_points=("points", "mean"), sd_points=("points", "std"),
                 var_points=("points", "var"))
     out["losses"] = out["plays"] - out["wins"] - out["draws"]
@@ -147,9 +148,9 @@ def summarize(res: Results, long: pd.DataFrame | None = None) -> dict[str, pd.Da
     long = entries(res) if long is None else long
     cells = pd.DataFrame([dict(cell=c["id"], variant=c["variant"], label=c["label"],
                                **_point_columns(c)) for c in res.cells]).set_index("cell")
-    strat = _rates(long.groupby(["cell", "entry", "strategy"], sort=True)).reset_index()
+    strat = _rates(long, ["cell", "entry", "strategy"]).reset_index()
     strat = cells.join(strat.set_index("cell"), how="right").reset_index()
-    sides = _rates(long.groupby(["cell", "side"], sort=True)).reset_index()
+    sides = _rates(long, ["cell", "side"]).reset_index()
     sides["fair_share"] = sides["cell"].map(
         lambda c: 1 / len(res.rules(c).sides))
     sides = cells[["variant", "label"]].join(sides.set_index("cell"),
@@ -169,11 +170,11 @@ def _point_columns(cell: dict) -> dict:
 
 
 def _duplicate(res: Results, long: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
-    from scipy import stats
     rows = []
     for cell in res.cells:
         if cell["rotations"] < 2:
             continue
+        from scipy import stats                     # slow to import: only when needed
         d = long[long["cell"] == cell["id"]]
         per = d.groupby(["deal", "entry"])[["score", "points"]].mean().unstack("entry")
         k = len(cell["lineup"])

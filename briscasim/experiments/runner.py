@@ -33,7 +33,6 @@ import pyarrow.parquet as pq
 
 from ..errors import UserError
 from ..stats import wilson_interval
-from .executors import Job, make_executor
 from .records import entry_tally, seat_entries, to_table
 from .spec import Spec, chunk_bounds, n_chunks
 
@@ -245,6 +244,7 @@ def run(spec: Spec, out=None, workers: int | None = None, resume: bool = False,
     Path
         The results directory.
     """
+    from .executors import make_executor        # the engine: not needed to read results
     log = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(out) if out is not None else default_dir(spec)
     ex = make_executor(executor, workers, scheduler)
@@ -337,6 +337,7 @@ def _discard(out: Path, st: _Cell) -> None:
 
 def _fill(ex, resolved, cells, rules_of, pending, window, out, target):
     """Submit chunks, cells in order, until ``window`` are in flight."""
+    from . import executors
     for st in cells:
         while len(pending) < window:
             j = st.next_chunk(lookahead=window)
@@ -347,7 +348,7 @@ def _fill(ex, resolved, cells, rules_of, pending, window, out, target):
             rules = rules_of[cell["id"]]
             seats = seat_entries(cell, b + 1)[b, :len(cell["seating"])]
             lineup = tuple(cell["lineup"][e] for e in seats)
-            job = Job(rules, lineup, resolved["seed"], first, count, cell["rotations"])
+            job = executors.Job(rules, lineup, resolved["seed"], first, count, cell["rotations"])
             finish = _Finisher(out, cell, rules.side_of, j, b, first, count, target)
             pending[ex.submit(job, finish)] = (st, j)
             st.inflight.add(j)
