@@ -117,3 +117,15 @@ def test_unfinished_or_foreign_directory(results, tmp_path):
     with pytest.raises(UserError, match="not finished"):
         report.load(run_dir)
     assert (run_dir / "manifest.json").exists()
+
+
+def test_match_cells_next_to_deal_cells(tmp_path):
+    (tmp_path / "m.toml").write_text(SPEC.replace("deals = 400", "deals = 60").replace(
+        'preset = "brisca-4-pairs"', 'preset = "brisca-2"\nrules = { match = "deals 3" }'))
+    res = report.load(run(load_spec(tmp_path / "m.toml"), tmp_path / "run", progress=False))
+    t = report.summarize(res)
+    s = t["strategies"]
+    assert s[s["cell"] == 1]["plays"].tolist() == [120, 120]
+    # match points add up over three deals
+    assert s[s["cell"] == 1]["mean_points"].sum() > 300
+    assert set(t["swaps"]["cell"]) == {0}

@@ -213,9 +213,9 @@ def _swaps(res: Results, cells: pd.DataFrame) -> dict[str, pd.DataFrame]:
         for s in range(n):
             present[np.arange(len(r)), seats[rot, s]] = True
         for kind in ("7", "2"):
-            seat = r[f"swap{kind}_seat"].to_numpy()
-            trick = r[f"swap{kind}_trick"].to_numpy()
-            card = r[f"swap{kind}_card"].to_numpy()
+            # int64: columns missing in match cells turn into floats when frames are joined
+            seat, trick, card = (r[f"swap{kind}_{f}"].to_numpy().astype(np.int64)
+                                 for f in ("seat", "trick", "card"))
             declined = float(r[f"swap{kind}_declined"].mean())
             made = seat >= 0
             who = np.where(made, seats[rot, np.maximum(seat, 0)], -1)
