@@ -5,6 +5,7 @@ import pytest
 from briscasim.errors import UserError
 from briscasim.experiments.runner import run
 from briscasim.experiments.spec import load_spec
+from test_runner import read_chunks
 
 SPEC = """
 name = "dk"
@@ -29,8 +30,8 @@ def test_dask_cluster_matches_local_run(tmp_path):
                       dashboard_address=None) as cluster:
         remote = run(spec, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address,
                      progress=False)
-    a = pd.read_parquet(local / "chunks").sort_values(["cell", "deal", "rotation"])
-    b = pd.read_parquet(remote / "chunks").sort_values(["cell", "deal", "rotation"])
+    a = read_chunks(local).sort_values(["cell", "deal", "rotation"])
+    b = read_chunks(remote).sort_values(["cell", "deal", "rotation"])
     assert len(a) == 600
     pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
 

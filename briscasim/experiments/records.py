@@ -3,10 +3,10 @@ lineup entry.
 
 A chunk's table holds one row per (deal, rotation): ``cell``, ``deal`` (the engine's deal
 index), ``rotation`` (the rotation, or the seating of a rotated lineup played without
-duplicate deals), ``entry_0 .. entry_5`` (the lineup entry at each seat, -1 for no seat), then
+duplicate deals), ``entry_0 ..`` (the lineup entry at each seat), then
 the record fields: the ``REC_*`` fields of :mod:`briscasim.engine.layout` for single deals or
 the ``M_*`` fields of :mod:`briscasim.batch` for matches, in lower case (``winner``,
-``swap7_trick``, ``points_0`` ...).
+``swap7_trick``, ``points_0`` ...; per-side fields only for the cell's sides).
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pyarrow as pa
 from ..engine import layout as L
 
 MAX_SEATS = L.MAX_PLAYERS
+PER_SIDE = ("points", "deals_won")
 
 
 def _fields(module, prefix: str, arrays: dict) -> list[tuple[str, int]]:
@@ -46,12 +47,14 @@ def match_fields() -> list[tuple[str, int]]:
     return fields
 
 
-def to_table(cell, records: np.ndarray, rotations: int, block: int, first: int,
-             count: int) -> pa.Table:
+def to_table(cell, records: np.ndarray, n_sides: int, rotations: int, block: int,
+             first: int, count: int) -> pa.Table:
     """The Arrow table of one chunk's records (rows ``deal * rotations + rotation``).
 
     ``cell`` is a resolved cell dict (:meth:`Cell.to_dict`); ``block`` is the seating of a
-    rotated lineup without duplicate deals (rotation column), else 0.
+    rotated lineup without duplicate deals (rotation column), else 0. Only the cell's seats
+    and sides get columns (``entry_0 .. entry_{players-1}``, ``points_0 .. points_{sides-1}``):
+    every column costs writing time.
     """
     n_rows = count * rotations
     matches = records.shape[1] != L.RECORD_LEN
@@ -63,11 +66,13 @@ def to_table(cell, records: np.ndarray, rotations: int, block: int, first: int,
             "deal": np.repeat(np.arange(first, first + count, dtype=np.int64), rotations),
             "rotation": rot}
     seats = seat_entries(cell, max(rotations, block + 1))       # (rotations, MAX_SEATS)
-    for s in range(MAX_SEATS):
+    for s in range(len(cell["seating"])):
         cols[f"entry_{s}"] = seats[rot, s]
     rec = records.astype(dtype, copy=False)
     for name, i in fields:
-        cols[name] = rec[:, i]
+        base, _, side = name.rpartition("_")
+        if not (side.isdigit() and base in PER_SIDE and int(side) >= n_sides):
+            cols[name] = rec[:, i]
     return pa.table(cols)
 
 

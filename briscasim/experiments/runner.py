@@ -268,8 +268,9 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
 
     existing = scan_chunks(out, manifest)
     for (c, j), f in existing.items():
-        cells[c].done[j] = (entry_tally(cells[c].cell, rules_of[c].side_of,
-                                        pq.read_table(f, columns=_TALLY_COLUMNS))
+        side_of = rules_of[c].side_of
+        columns = ["rotation", "winner"] + [f"points_{t}" for t in range(len(set(side_of)))]
+        cells[c].done[j] = (entry_tally(cells[c].cell, side_of, pq.read_table(f, columns=columns))
                             if target else None)
     for st in cells:
         if st.advance():
@@ -325,7 +326,6 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
     return out
 
 
-_TALLY_COLUMNS = ["rotation", "winner"] + [f"points_{t}" for t in range(6)]
 
 
 def _discard(out: Path, st: _Cell) -> None:
@@ -364,8 +364,8 @@ class _Finisher:
         self.j, self.block, self.first, self.count, self.target = j, block, first, count, target
 
     def __call__(self, records: np.ndarray):
-        table = to_table(self.cell, records, self.cell["rotations"], self.block, self.first,
-                         self.count)
+        table = to_table(self.cell, records, len(set(self.side_of)), self.cell["rotations"],
+                         self.block, self.first, self.count)
         name = chunk_name(self.cell["id"], self.j)
         tmp = self.out / TMP_DIR / f"{name}.{os.getpid()}-{threading.get_ident()}.tmp"
         pq.write_table(table, tmp, **PARQUET_OPTIONS)
