@@ -68,11 +68,11 @@ def to_table(cell, records: np.ndarray, n_sides: int, rotations: int, block: int
     seats = seat_entries(cell, max(rotations, block + 1))       # (rotations, MAX_SEATS)
     for s in range(len(cell["seating"])):
         cols[f"entry_{s}"] = seats[rot, s]
-    rec = records.astype(dtype, copy=False)
+    rec = np.ascontiguousarray(records.T, dtype=dtype)    # one contiguous row per field
     for name, i in fields:
         base, _, side = name.rpartition("_")
         if not (side.isdigit() and base in PER_SIDE and int(side) >= n_sides):
-            cols[name] = rec[:, i]
+            cols[name] = rec[i]
     return pa.table(cols)
 
 
