@@ -191,6 +191,7 @@ def play_checked(deal, policy, rng, events=None):
         if rng.random() < 0.2:
             try_illegal(deal, rng.choice(illegal_actions(deal)))
         phase, face_before = deal.phase, deal.face_up
+        up_before = not any(d.face_up for d in deal.draws)   # the face-up card on the table
         hands_before = [deal.hand(s) for s in range(n)]
         action = policy(deal)
         n_tricks, n_draws, trick = len(deal.tricks), len(deal.draws), deal.current_trick
@@ -213,9 +214,10 @@ def play_checked(deal, policy, rng, events=None):
             elif k < r.tricks:
                 if r.swap_timing == "before_draw":
                     hand = [c for c in hands_before[winner] if c != action]
-                    possible = can_swap(r, hand, face_before)
+                    possible = up_before and can_swap(r, hand, face_before)
                 else:
-                    possible = can_swap(r, deal.hand(winner), deal.face_up) and k < rounds
+                    up = not any(d.face_up for d in deal.draws)
+                    possible = up and can_swap(r, deal.hand(winner), deal.face_up)
                 offered = deal.phase == "swap"
                 assert offered == (possible and k <= rounds - 1)
                 if offered:
@@ -301,9 +303,8 @@ def _holding_play(rng):
                                 "brisca-6")
     for timing in TIMINGS])
 def test_swap_window_edges_are_reached(name, timing):
-    """Offers happen up to trick R-1 (R draw rounds) and, under before_draw, a possible swap
-    after trick R (the last draw round) is refused; checked in every deal by play_checked,
-    and here shown to be reached."""
+    """Offers happen up to trick R-1 (R draw rounds) and a swap possible by the cards after
+    that is refused; checked in every deal by play_checked, and here shown to be reached."""
     rules = Rules.preset(name, swap_timing=timing)
     rounds = draw_rounds(rules)
     events = []
@@ -312,8 +313,10 @@ def test_swap_window_edges_are_reached(name, timing):
         play_checked(Deal.from_seed(rules, 99, i), _holding_play(rng), rng, events)
     assert any(k == rounds - 1 and offered for k, _, offered in events)
     assert not any(offered for k, _, offered in events if k >= rounds)
-    if timing == "before_draw":
-        assert any(k == rounds and possible and not offered for k, possible, offered in events)
+    if timing == "before_draw" or rules.effective_leftover == "face_up":
+        # a swap possible by the cards, refused once the last draw round has begun (with
+        # after_draw only face_up leaves the face-up card on the table after that round)
+        assert any(k >= rounds and possible and not offered for k, possible, offered in events)
 
 
 def _black_hand_deal(rules, rng, face_up):
