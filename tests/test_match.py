@@ -41,6 +41,7 @@ def result(match, deals_played, won, points, **options):
     ("points 120", 2, [1, 1], [125, 130], {}, 1),     # both reach it: the higher total
     ("points 120", 2, [1, 1], [130, 130], {}, U),     # equal top totals keep playing
     ("points 120", 2, [1, 1], [130, 130], dict(max_deals=2), D),
+    # nobody reached P at the cap: RULES.md does not say; the engine calls it a draw
     ("points 500", 2, [1, 1], [130, 110], dict(max_deals=2), D),
     ("points 120", 2, [0, 1], [125, 115], dict(objective="fewest"), 1),  # lowest wins
     ("points 120", 2, [1, 1], [120, 120], dict(objective="fewest"), U),

@@ -173,3 +173,10 @@ def test_deal_refuses_a_missing_repeated_or_foreign_card():
     with pytest.raises(C.CardError, match="'Zz'"):
         Deal(r, deck[:-1] + ["Zz"])
     Deal(r, deck)   # the unshuffled deck itself is a valid order
+
+
+@pytest.mark.parametrize("action", [-1, 50, 51, 1000, "Zz", "swapp"])
+def test_deal_play_refuses_any_bad_action_with_illegal_action(action):
+    deal = Deal(Rules.preset("brisca-2"), code_list(Rules.preset("brisca-2").deck_ids))
+    with pytest.raises(IllegalAction):
+        deal.play(action)
