@@ -13,13 +13,13 @@ import numpy as np
 from numba import njit, types
 
 from .engine.core import default_deck, start_deal, step, write_record
-from .engine.layout import (DRAW, MAX_SIDES, PHASE_OVER, R_DECK_N, R_N_SIDES, R_PLAYERS,
-                            R_SIDE, RECORD_LEN,
-                            S_BLACK_HAND, S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
+from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, PHASE_OVER, PUBLIC_LEN,
+                            R_DECK_N, R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
+                            S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
 from .engine.match import match_result
 from .engine.rng import seed_stream, shuffle
 from .strategies.api import StrategyFunction
-from .strategies.dispatch import decide
+from .strategies.dispatch import decide_view
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -40,13 +40,18 @@ def play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item, deal_
     base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
         seed_stream(rngs[s:s + 1], seed, item, base + s)
+    # every seat's view, cut once: the public prefix, the hands (row per seat), the streams
+    public = state[:PUBLIC_LEN]
+    hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * HAND_SIZE].reshape((MAX_PLAYERS, HAND_SIZE))
+    seat_rngs = rngs[:MAX_PLAYERS].reshape((MAX_PLAYERS, 1))
     start_deal(rules, state, deck)
     while state[S_PHASE] != PHASE_OVER:
         seat = state[S_TURN]
         entry = seat + rot
         if entry >= n:
             entry -= n
-        a = decide(kinds, params, user_fn, rules, state, seat, entry, rngs[seat:seat + 1])
+        a = decide_view(kinds, params, user_fn, rules, state, public, hands[seat], seat, entry,
+                        seat_rngs[seat])
         if step(rules, state, a) != 0:
             return False
     return True

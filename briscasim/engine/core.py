@@ -30,6 +30,8 @@ from .layout import (
 )
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
+# hand_slot's table: for each 3-bit mask of matching slots, 1 + the first one (0: none)
+_FIRST_SLOT = np.int64(0x12131210)
 
 
 # ---- cards ---------------------------------------------------------------------------
@@ -51,9 +53,9 @@ def beats(rules, card, best, trump):
     """True if ``card`` beats ``best``, the card currently winning the trick (jitted)."""
     cs = card // 12
     bs = best // 12
-    if cs == bs:
-        return card_strength(rules, card) > card_strength(rules, best)
-    return cs == trump
+    # branch-free: which card wins is as random as the deal
+    return ((cs == bs) & (card_strength(rules, card) > card_strength(rules, best))) | (
+        (cs != bs) & (cs == trump))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -62,8 +64,8 @@ def trick_winner_index(rules, state):
     trump = state[S_TRUMP]
     best = 0
     for i in range(1, state[S_TRICK_N]):
-        if beats(rules, state[S_TRICK + i], state[S_TRICK + best], trump):
-            best = i
+        b = beats(rules, state[S_TRICK + i], state[S_TRICK + best], trump)
+        best += (i - best) * b
     return best
 
 
@@ -72,20 +74,19 @@ def trick_winner_index(rules, state):
 @njit(cache=True, _nrt=False, inline="always")
 def hand_slot(state, seat, card):
     """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
+    # Branch-free (which slot holds the card is as random as the deal): a bit per matching
+    # slot, then the first set bit from a table of 4-bit entries (slot + 1; 0: no match).
     base = S_HANDS + seat * HAND_SIZE
-    for i in range(HAND_SIZE):
-        if state[base + i] == card:
-            return i
-    return -1
+    mask = ((state[base] == card) | ((state[base + 1] == card) << 1)
+            | ((state[base + 2] == card) << 2))
+    return ((_FIRST_SLOT >> (mask << 2)) & 15) - 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _give(state, seat, card):
-    base = S_HANDS + seat * HAND_SIZE
-    for i in range(HAND_SIZE):
-        if state[base + i] == NO_CARD:
-            state[base + i] = card
-            return
+    slot = hand_slot(state, seat, NO_CARD)
+    if slot >= 0:
+        state[S_HANDS + seat * HAND_SIZE + slot] = card
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -13,7 +13,7 @@ from .random import random_strategy
 from .swap import swap_decision
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def decide(kinds, params, user_fn, rules, state, seat, entry, rng):
     """The action of ``seat``'s strategy in ``state`` (jitted).
 
@@ -23,8 +23,16 @@ def decide(kinds, params, user_fn, rules, state, seat, entry, rng):
     ``user_fn`` is the user strategy (``KIND_USER``). Every strategy but the omniscient
     reference receives only the seat's view: the public state and its own hand.
     """
-    public = state[:PUBLIC_LEN]
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    return decide_view(kinds, params, user_fn, rules, state, state[:PUBLIC_LEN], hand, seat,
+                       entry, rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def decide_view(kinds, params, user_fn, rules, state, public, hand, seat, entry, rng):
+    """:func:`decide` with the seat's view already cut: ``public`` is ``state[:PUBLIC_LEN]``
+    and ``hand`` the seat's slots (the batch loop makes these views once per deal, not
+    once per decision) (jitted)."""
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
     if state[S_PHASE] == PHASE_SWAP and kinds[entry, 1] != SWAP_BY_PLAY:
         return swap_decision(kinds[entry, 1], params[entry, 1], rules, public, hand, seat, sig,

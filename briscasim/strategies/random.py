@@ -7,7 +7,7 @@ from ..engine.rng import below, uniform
 P_SWAP_PROB = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def random_strategy(rules, public, hand, seat, signals, params, rng):
     """Uniform over the cards in hand; accepts a swap offer with probability
     ``params[P_SWAP_PROB]`` (jitted)."""
@@ -15,9 +15,10 @@ def random_strategy(rules, public, hand, seat, signals, params, rng):
         return ACTION_SWAP if uniform(rng) < params[P_SWAP_PROB] else ACTION_KEEP
     k = 0
     for i in range(HAND_SIZE):
-        if hand[i] != NO_CARD:
-            k += 1
+        k += hand[i] != NO_CARD
     j = below(rng, k)
+    if k == HAND_SIZE:
+        return hand[j]  # a full hand (most turns): no search, no unpredictable branch
     for i in range(HAND_SIZE):
         if hand[i] != NO_CARD:
             if j == 0:
