@@ -49,7 +49,9 @@ def _solve(r, state, horizon=NO_HORIZON, exact=48):
     actions = np.zeros(LEGAL_STRIDE, np.int64)
     values = np.zeros(LEGAL_STRIDE)
     side = r[L.R_SIDE + state[L.S_TURN]]
-    k = root_values(r, state, side, horizon, exact, stack, legal, actions, values)
+    fwork = np.zeros(3 * MAX_PLY)
+    iwork = np.zeros(3 * MAX_PLY, np.int64)
+    k = root_values(r, state, side, horizon, exact, stack, legal, fwork, iwork, actions, values)
     return side, actions[:k], values[:k]
 
 

@@ -23,7 +23,10 @@ cap), and depends on the machine's speed.
 
 Parameters (float64 slots, in order): ``iterations`` (1..1e6, default 1000), ``time_budget``
 (seconds per move, 0 = off), ``exploration`` (UCB constant, default 0.7), ``rollout``
-(``random`` | ``greedy``), ``reward`` (``win`` | ``margin``).
+(``random`` | ``greedy``, default random; greedy is stronger against greedy play, weaker
+against random play, and about half the speed), ``reward`` (``win`` | ``margin``), ``epsilon`` (share of random
+decisions in greedy play-outs), ``exact_endgame`` (once every card is known, as in 2-player
+play with the stock empty, play the exact solver's move instead of searching).
 """
 import math
 import time
@@ -32,20 +35,22 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, signals, step
-from ..engine.rng import below, seed_stream
-from ..engine.layout import (DRAW, HAND_SIZE, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_SWAP,
-                             PUBLIC_LEN, R_DECK, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
+from ..engine.layout import (DRAW, HAND_SIZE, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST,
+                             PHASE_OVER, PUBLIC_LEN, R_DECK, R_DECK_N, R_N_SIDES, R_OBJECTIVE,
                              R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_HANDS, S_PHASE,
                              S_POINTS, S_TURN, S_WINNER, STATE_LEN)
+from ..engine.rng import below, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
+from .pimc import CHOOSE_AVERAGE, only_card, search_worlds
 from .random import random_strategy
-from .sampling import SPEC_LEN, prepare_worlds, sample_world
+from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, monotonic_ns, release, take, view
 
-P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD = 0, 1, 2, 3, 4
+(P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
+ P_EXACT_ENDGAME) = range(7)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 REWARD_WIN, REWARD_MARGIN = 0, 1
 
@@ -61,6 +66,10 @@ DEFINITION = StrategyDef(
         Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
               "margin against the best other side, scaled to [0, 1]",
               choices=("win", "margin")),
+        Param("epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
+              "that a play-out decision is random instead"),
+        Param("exact_endgame", bool, True, doc="once only one world is consistent with the "
+              "view (2-player play, stock empty), play the exact solver's move"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -124,16 +133,17 @@ def side_rewards(rules, state, kind, total, out):
 
 
 @njit(cache=True, _nrt=False)
-def play_out(rules, state, policy, params, rng):
+def play_out(rules, state, policy, epsilon, params, rng):
     """Play ``state`` to the end, every seat deciding on its own view with ``policy``
-    (``ROLLOUT_*``) and ``params`` (jitted)."""
+    (``ROLLOUT_*``) and ``params``; a greedy decision is replaced by a random one with
+    probability ``epsilon`` (jitted)."""
     use_signals = rules[R_SIGNALS] != 0
     while state[S_PHASE] != PHASE_OVER:
         seat = state[S_TURN]
         public = state[:PUBLIC_LEN]
         hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
         sig = signals(rules, state, seat) if use_signals else 0
-        if policy == ROLLOUT_GREEDY:
+        if policy == ROLLOUT_GREEDY and (epsilon == 0.0 or uniform(rng) >= epsilon):
             a = greedy_strategy(rules, public, hand, seat, sig, params, rng)
         else:
             a = random_strategy(rules, public, hand, seat, sig, params, rng)
@@ -213,7 +223,7 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, legal
             node = best
             depth += 1
             path[depth] = node
-        play_out(rules, world, policy, rollout_params, rng)
+        play_out(rules, world, policy, params[P_EPSILON], rollout_params, rng)
         side_rewards(rules, world, kind, total, rewards)
         visits[0] += 1
         for d in range(1, depth + 1):
@@ -285,15 +295,21 @@ def run_search(rules, public, hand, seat, sig, params, rng):
 @njit(cache=True, _nrt=False)
 def ismcts_strategy(rules, public, hand, seat, signals, params, rng):
     """SO-ISMCTS from the seat's view; see the module docstring (jitted)."""
-    if public[S_PHASE] != PHASE_SWAP:
-        only = NO_CARD
-        k = 0
-        for i in range(HAND_SIZE):
-            if hand[i] != NO_CARD:
-                only = hand[i]
-                k += 1
-        if k == 1:
-            return only
+    only = only_card(public, hand)
+    if only != NO_CARD:
+        return only
+    if params[P_EXACT_ENDGAME] != 0:
+        block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
+        base = view(block, 0, STATE_LEN, np.int16)
+        spec = view(block, aligned(2 * STATE_LEN), SPEC_LEN, np.int64)
+        prepare_worlds(rules, public, hand, seat, signals, base, spec)
+        a = NO_CARD
+        if unique_world(spec):
+            a = search_worlds(rules, base, spec, seat, 1, True, N_CARD_IDS, N_CARD_IDS,
+                              CHOOSE_AVERAGE, rng)
+        release(block)
+        if a != NO_CARD:
+            return a
     a, _ = run_search(rules, public, hand, seat, signals, params, rng)
     return a
 
@@ -317,7 +333,6 @@ def decision_states(rules, n_deals=20, seed=0):
     """Every decision with a real choice in ``n_deals`` random play-outs: ``(states, seats)``
     arrays (int16 full states, int64 seats to act)."""
     from ..game import Deal
-    r = rules.to_array()
     rng = np.random.default_rng(seed)
     states, seats = [], []
     for d in range(n_deals):
@@ -328,7 +343,6 @@ def decision_states(rules, n_deals=20, seed=0):
                 states.append(deal.state.copy())
                 seats.append(deal.turn)
             deal.play(int(legal[rng.integers(len(legal))]))
-    del r
     return np.array(states, np.int16), np.array(seats, np.int64)
 
 

@@ -72,7 +72,9 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
     o_vals = o_acts + aligned(8 * LEGAL_STRIDE)
     o_total = o_vals + aligned(8 * LEGAL_STRIDE)
     o_votes = o_total + aligned(8 * LEGAL_STRIDE)
-    block = take(o_votes + aligned(8 * LEGAL_STRIDE))
+    o_fwork = o_votes + aligned(8 * LEGAL_STRIDE)
+    o_iwork = o_fwork + aligned(8 * 3 * MAX_PLY)
+    block = take(o_iwork + aligned(8 * 3 * MAX_PLY))
     world = view(block, 0, STATE_LEN, np.int16)
     stack = view(block, o_stack, MAX_PLY * STATE_LEN, np.int16)
     legal = view(block, o_legal, MAX_PLY * LEGAL_STRIDE, np.int64)
@@ -80,6 +82,8 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
     values = view(block, o_vals, LEGAL_STRIDE, np.float64)
     total = view(block, o_total, LEGAL_STRIDE, np.float64)
     votes = view(block, o_votes, LEGAL_STRIDE, np.float64)
+    fwork = view(block, o_fwork, 3 * MAX_PLY, np.float64)
+    iwork = view(block, o_iwork, 3 * MAX_PLY, np.int64)
     side = rules[R_SIDE + seat]
     k = 0
     for w in range(n_worlds):
@@ -87,8 +91,8 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
             sample_world(base, spec, rng, world)
         else:
             copy_state(world, base)
-        k = root_values(rules, world, side, horizon, exact_plies, stack, legal, actions,
-                        values)
+        k = root_values(rules, world, side, horizon, exact_plies, stack, legal, fwork, iwork,
+                        actions, values)
         best = 0
         for i in range(k):
             if w == 0:

@@ -64,47 +64,75 @@ def remaining_plies(rules, state):
 
 
 @njit(cache=True, _nrt=False)
-def alphabeta(rules, stack, legal, ply, side, alpha, beta, horizon):
-    """Paranoid alpha-beta value for ``side`` of the state in ``stack`` row ``ply`` (jitted).
+def alphabeta(rules, stack, legal, fwork, iwork, side, horizon):
+    """Paranoid alpha-beta value for ``side`` of the state in ``stack`` row 0 (jitted).
 
-    ``stack`` is a flat int16 array of ``MAX_PLY`` states, ``legal`` a flat int64 array of
-    ``MAX_PLY * LEGAL_STRIDE``; rows below ``ply`` are left untouched.
+    Iterative over a fixed-size stack: ``stack`` holds ``MAX_PLY`` states (flat int16),
+    ``legal`` ``MAX_PLY * LEGAL_STRIDE`` actions, ``fwork`` (float64) and ``iwork`` (int64)
+    ``3 * MAX_PLY`` entries of per-ply bookkeeping (alpha, beta, best; next action, number of
+    actions, maximising or not). Row 0 is left untouched.
     """
-    st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
-    if st[S_PHASE] == PHASE_OVER or (ply >= horizon and st[S_PHASE] == PHASE_PLAY
-                                     and st[S_TRICK_N] == 0):
-        return position_value(rules, st, side)
-    acts = legal[ply * LEGAL_STRIDE:(ply + 1) * LEGAL_STRIDE]
-    k = legal_actions(rules, st, acts)
-    child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
-    maximize = rules[R_SIDE + st[S_TURN]] == side
-    best = -np.inf if maximize else np.inf
-    for i in range(k):
-        copy_state(child, st)
-        step(rules, child, acts[i])
-        v = alphabeta(rules, stack, legal, ply + 1, side, alpha, beta, horizon)
-        if maximize:
-            if v > best:
-                best = v
-            if v > alpha:
-                alpha = v
+    alpha = fwork[:MAX_PLY]
+    beta = fwork[MAX_PLY:2 * MAX_PLY]
+    best = fwork[2 * MAX_PLY:]
+    nxt = iwork[:MAX_PLY]
+    count = iwork[MAX_PLY:2 * MAX_PLY]
+    maxi = iwork[2 * MAX_PLY:]
+    ply = 0
+    alpha[0] = -np.inf
+    beta[0] = np.inf
+    value = 0.0
+    entering = True
+    while True:
+        if entering:
+            st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
+            if st[S_PHASE] == PHASE_OVER or (ply >= horizon and st[S_PHASE] == PHASE_PLAY
+                                             and st[S_TRICK_N] == 0):
+                value = position_value(rules, st, side)
+                entering = False
+                continue
+            count[ply] = legal_actions(rules, st, legal[ply * LEGAL_STRIDE:
+                                                        (ply + 1) * LEGAL_STRIDE])
+            maxi[ply] = 1 if rules[R_SIDE + st[S_TURN]] == side else 0
+            best[ply] = -np.inf if maxi[ply] else np.inf
+            nxt[ply] = 0
         else:
-            if v < best:
-                best = v
-            if v < beta:
-                beta = v
-        if alpha >= beta:
-            break
-    return best
+            if ply == 0:
+                return value
+            ply -= 1
+            if maxi[ply]:
+                if value > best[ply]:
+                    best[ply] = value
+                if value > alpha[ply]:
+                    alpha[ply] = value
+            else:
+                if value < best[ply]:
+                    best[ply] = value
+                if value < beta[ply]:
+                    beta[ply] = value
+            if alpha[ply] >= beta[ply] or nxt[ply] == count[ply]:
+                value = best[ply]
+                continue
+        # descend into the next action of this ply
+        child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
+        copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
+        step(rules, child, legal[ply * LEGAL_STRIDE + nxt[ply]])
+        nxt[ply] += 1
+        alpha[ply + 1] = alpha[ply]
+        beta[ply + 1] = beta[ply]
+        ply += 1
+        entering = True
 
 
 @njit(cache=True, _nrt=False)
-def root_values(rules, state, side, horizon, exact_plies, stack, legal, actions, values):
+def root_values(rules, state, side, horizon, exact_plies, stack, legal, fwork, iwork, actions,
+                values):
     """Search every legal action of ``state`` for ``side`` (the side to act); write the
     actions and their values, return how many (jitted).
 
     The search is exact (to the end of the deal) when at most ``exact_plies`` cards remain
-    to be played, else it stops ``horizon`` plies down (at a trick boundary).
+    to be played, else it stops ``horizon`` plies down (at a trick boundary). Scratch:
+    see :func:`alphabeta`.
     """
     h = NO_HORIZON if remaining_plies(rules, state) <= exact_plies else horizon
     k = legal_actions(rules, state, actions)
@@ -112,5 +140,5 @@ def root_values(rules, state, side, horizon, exact_plies, stack, legal, actions,
     for i in range(k):
         copy_state(root, state)
         step(rules, root, actions[i])
-        values[i] = alphabeta(rules, stack, legal, 0, side, -np.inf, np.inf, h - 1)
+        values[i] = alphabeta(rules, stack, legal, fwork, iwork, side, h - 1)
     return k
