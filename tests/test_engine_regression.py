@@ -18,6 +18,11 @@ N_DEALS = 2000
 N_PLAYOUTS = 30
 LINEUPS = ("random", "random:swap_prob=0.5")
 MATCHES = ("deals 3", "rounds_to_win 3", "points 121")
+GREEDY_SEED = 3
+GREEDY_PRESETS = ("brisca-2", "brisca-4-pairs-signals", "brisca-reves", "brisca-3-remove2",
+                  "briscola-6")
+GREEDY_LINEUPS = {"greedy": "greedy", "vs-random": "greedy,random",
+                  "params": "greedy:trump_keep=2.5,greedy:use_signals=false"}
 
 
 def _digest(data: bytes) -> str:
@@ -30,6 +35,22 @@ def batch_digest(preset: str, lineup: str, rotations: str, match: str = "deal") 
     rot = 1 if rotations == "1" else rules.players
     out = play_chunk(rules, Lineup.build(rules, lineup), SEED, 0, N_DEALS, rot)
     return _digest(out.tobytes())
+
+
+def greedy_digest(preset: str, lineup: str, rotations: str) -> str:
+    """Digest of the records of ``N_DEALS`` deals with greedy seats (``GREEDY_LINEUPS[lineup]``
+    lists the specs of alternate seats, repeated round the table): pins greedy's decisions."""
+    rules = Rules.preset(preset)
+    specs = GREEDY_LINEUPS[lineup].split(",")
+    seats = [specs[s % len(specs)] for s in range(rules.players)]
+    rot = 1 if rotations == "1" else rules.players
+    out = play_chunk(rules, Lineup.build(rules, seats), GREEDY_SEED, 0, N_DEALS, rot)
+    return _digest(out.tobytes())
+
+
+def greedy_digests() -> dict[str, str]:
+    return {f"greedy/{p}/{lineup}/{rot}": greedy_digest(p, lineup, rot)
+            for p in GREEDY_PRESETS for lineup in GREEDY_LINEUPS for rot in ("1", "players")}
 
 
 def playout_digest(preset: str) -> str:
@@ -191,6 +212,47 @@ def test_results_unchanged(digests, key):
     assert digests[key] == EXPECTED[key]
 
 
+GREEDY_EXPECTED = {
+    'greedy/brisca-2/greedy/1': 'e1588bbb971f5895',
+    'greedy/brisca-2/greedy/players': '8a42e090d3ce28a5',
+    'greedy/brisca-2/vs-random/1': '0e895b0af5d62884',
+    'greedy/brisca-2/vs-random/players': 'cf0770c72de92362',
+    'greedy/brisca-2/params/1': 'be1452d582902a5a',
+    'greedy/brisca-2/params/players': '89f04147381ecb08',
+    'greedy/brisca-4-pairs-signals/greedy/1': 'ab132044070d7a0e',
+    'greedy/brisca-4-pairs-signals/greedy/players': '4ff07aa5c3d88b0f',
+    'greedy/brisca-4-pairs-signals/vs-random/1': 'aceef8d16132ea43',
+    'greedy/brisca-4-pairs-signals/vs-random/players': '3bba453e31b17629',
+    'greedy/brisca-4-pairs-signals/params/1': 'cc9184c082811296',
+    'greedy/brisca-4-pairs-signals/params/players': '83b8bb6e259a3607',
+    'greedy/brisca-reves/greedy/1': 'ebe7aa6cdcbf773d',
+    'greedy/brisca-reves/greedy/players': '32a831ee586482d3',
+    'greedy/brisca-reves/vs-random/1': '19acc51cf40775e3',
+    'greedy/brisca-reves/vs-random/players': 'f2e6370866d5f37c',
+    'greedy/brisca-reves/params/1': 'ebe7aa6cdcbf773d',
+    'greedy/brisca-reves/params/players': '32a831ee586482d3',
+    'greedy/brisca-3-remove2/greedy/1': 'b8b3b7dbec9578b8',
+    'greedy/brisca-3-remove2/greedy/players': '1a5d2c02a0189fa8',
+    'greedy/brisca-3-remove2/vs-random/1': 'df4f56a2704ebb47',
+    'greedy/brisca-3-remove2/vs-random/players': '20617ba9d8814079',
+    'greedy/brisca-3-remove2/params/1': '775256518b1ea190',
+    'greedy/brisca-3-remove2/params/players': '71afc49699ebda66',
+    'greedy/briscola-6/greedy/1': '3569330891287a33',
+    'greedy/briscola-6/greedy/players': '1d007dbf980127d3',
+    'greedy/briscola-6/vs-random/1': 'e7710f285773434d',
+    'greedy/briscola-6/vs-random/players': '751613e47da98c4f',
+    'greedy/briscola-6/params/1': '3df4270b71d17b5c',
+    'greedy/briscola-6/params/players': 'a200a810d1c0d66c',
+}
+
+
+def test_greedy_decisions_unchanged():
+    assert greedy_digests() == GREEDY_EXPECTED
+
+
 if __name__ == "__main__":
     for key, value in all_digests().items():
+        print(f"    {key!r}: {value!r},")
+    print()
+    for key, value in greedy_digests().items():
         print(f"    {key!r}: {value!r},")
