@@ -7,8 +7,8 @@ report in reports/<question>/ (Markdown, CSV tables, PNG and SVG charts).
     python scripts/research.py --quick               # smoke run: few deals, small searches
 
 Every spec has a fixed seed, so a rerun gives the same numbers. Finished runs are kept in
-``runs/research/<spec name>`` and reused (``--fresh`` plays them again); an interrupted run
-is resumed where it stopped. ``--quick`` plays a few deals with 10x smaller searches into
+``runs/research/<spec name>`` and reused (``--fresh`` plays them again, as does a change to
+the spec); an interrupted run is resumed where it stopped. ``--quick`` plays a few deals with 10x smaller searches into
 ``runs/research-quick`` and writes its reports there, never over reports/.
 
 Statistics: a lineup entry's score is wins + draws/2. Every interval is a 95% t interval
@@ -52,8 +52,8 @@ from scipy import stats  # noqa: E402
 EXPERIMENTS = ROOT / "experiments"
 SEARCH = re.compile(r"\b(ismcts|pimc|omniscient)\b")
 QUICK_DEALS, QUICK_SEARCH_DEALS = 2000, 6
-QUICK_BUDGETS = (("iterations=200", "iterations=20"), ("iterations=100", "iterations=10"),
-                 ("worlds=20", "worlds=3"))
+QUICK_BUDGETS = (("iterations=200", "iterations=20"), ('"ismcts"', '"ismcts:iterations=20"'),
+                 ('"pimc"', '"pimc:worlds=3"'))
 
 
 # ---- running the specs -----------------------------------------------------------------
@@ -120,13 +120,16 @@ def load_spec(name: str, quick: bool) -> Spec:
 def run_spec(name: str, args) -> Run:
     spec = load_spec(name, args.quick)
     out = args.runs / spec.name
-    if args.fresh and out.exists():
-        runner.read_manifest(out)            # refuse to delete anything that is not a run
-        shutil.rmtree(out)
+    if out.exists():
+        old = runner.read_manifest(out)      # refuses anything that is not a run
+        if args.fresh or old["digest"] != spec.digest():
+            print(f"[research] {out}: {'--fresh' if args.fresh else 'the spec changed'}; "
+                  "playing it again", file=sys.stderr)
+            shutil.rmtree(out)
     resume = out.exists()
     deals = spec.deals or spec.target["max_deals"]
     print(f"[research] {spec.name}: {len(spec.cells)} cells, {deals:,} deals per seating"
-          f"{' (resuming)' if resume else ''}", file=sys.stderr)
+          f"{' (results folder exists: resumed, or reused if complete)' if resume else ''}", file=sys.stderr)
     runner.run(spec, out=out, workers=args.workers, resume=resume,
                progress=sys.stderr.isatty() and not args.quiet)
     return Run(spec, out, runner.read_manifest(out))
@@ -407,29 +410,34 @@ def _hold_conclusion(t: pd.DataFrame) -> list[str]:
     for (variant, play), g in t.groupby(["variant", "play"], sort=False):
         g = g[~g["policy"].str.startswith("immediate")]
         best = g.loc[g["d_score"].idxmax()]
-        worst = g.loc[g["d_score"].idxmin()]
-        never = g[g["policy"] == "never"]
-        last = g[g["policy"] == "hold to the last chance"]
         sig_up = g[g["d_score_lo"] > 0]["policy"].tolist()
         sig_down = g[g["d_score_hi"] < 0]["policy"].tolist()
-        s = (f"- **{variant}, {play}:** the best policy against swapping at once is "
-             f"*{best['policy']}*, "
-             f"{fmt_ci(best['d_score'], best['d_score_lo'], best['d_score_hi'], sign=True, digits=2)}"
-             f" percentage points of score ({verdict(best['d_score_lo'], best['d_score_hi'])}"
-             f"); the worst is *{worst['policy']}*, "
-             f"{fmt_ci(worst['d_score'], worst['d_score_lo'], worst['d_score_hi'], sign=True, digits=2)}.")
-        if len(last):
-            r = last.iloc[0]
-            s += (f" Holding to the last chance: "
-                  f"{fmt_ci(r['d_score'], r['d_score_lo'], r['d_score_hi'], sign=True, digits=2)}"
-                  f" pp, margin {fmt_ci(r['d_margin'], r['d_margin_lo'], r['d_margin_hi'], 1, 2, True)}"
-                  f" points; it loses the swap in {100 * r['lost']:.2f}% of plays.")
-        if len(never):
-            r = never.iloc[0]
-            s += (f" Never swapping costs "
-                  f"{fmt_ci(r['d_score'], r['d_score_lo'], r['d_score_hi'], sign=True, digits=2)} pp.")
-        s += (f" Significantly better than swapping at once: {', '.join(sig_up) or 'none'}; "
-              f"significantly worse: {', '.join(sig_down) or 'none'}.")
+
+        def d(r):
+            return (f"{fmt_ci(r['d_score'], r['d_score_lo'], r['d_score_hi'], sign=True, digits=2)}"
+                    " pp")
+        if sig_up:
+            s = (f"- **{variant}, {play}: holding pays.** Best: *{best['policy']}*, {d(best)} "
+                 f"of score against swapping at once; significantly better: "
+                 f"{', '.join(sig_up)}.")
+        elif len(sig_down) == len(g):
+            s = (f"- **{variant}, {play}: swap at once.** Every hold policy scores "
+                 f"significantly less than swapping at the first offer; the least costly is "
+                 f"*{best['policy']}*, {d(best)}.")
+        else:
+            s = (f"- **{variant}, {play}: no policy beats swapping at once.** The best is "
+                 f"*{best['policy']}*, {d(best)} (not distinguishable from no difference); "
+                 f"significantly worse: {', '.join(sig_down) or 'none'}.")
+        for name, what in (("hold to the last chance", "Holding to the last chance"),
+                           ("never", "Never swapping")):
+            r = g[g["policy"] == name]
+            if len(r):
+                r = r.iloc[0]
+                s += (f" {what}: {d(r)}, margin "
+                      f"{fmt_ci(r['d_margin'], r['d_margin_lo'], r['d_margin_hi'], 1, 2, True)}"
+                      f" points" + (f"; it loses the swap in {100 * r['lost']:.1f}% of plays "
+                                    f"({100 * r['lost_if_held']:.0f}% of the deals where it "
+                                    "held)" if name != "never" else "") + ".")
         lines.append(s)
     return lines
 
@@ -617,7 +625,7 @@ def _three_conclusion(fair, skill, outp) -> list[str]:
             parts.append(f"{v}: seats {'/'.join(f'{100 * x:.1f}' for x in g['score'])}% "
                          f"(range {spread:.1f} pp; best seat {int(best['seat'])} at "
                          f"{fmt_ci(best['score'], best['lo'], best['hi'])}%; seats off the "
-                         f"fair 33.3%: {unfair or 'none'})")
+                         f"fair 33.3%: {', '.join(map(str, unfair)) or 'none'})")
         lines.append(f"- **Seat fairness, three {strategy} players.** " + "; ".join(parts) + ".")
     sp = skill[skill["lineup"] == "3 x greedy"]
     if len(sp):
@@ -635,9 +643,11 @@ def _three_conclusion(fair, skill, outp) -> list[str]:
         lines.append(f"- **Skill, {first} (first strategy's score):** "
                      + ", ".join(f"{r['variant']} {fmt_ci(r['score'], r['lo'], r['hi'])}%"
                                  for _, r in g.iterrows())
-                     + f". Skill counts most in {best['variant']}"
+                     + f". The first strategy does best in {best['variant']}"
                      + ("" if sep else " but the intervals overlap with "
-                        f"{worst['variant']}, so the variants are not clearly apart") + ".")
+                        f"{worst['variant']}, so the variants are not clearly apart")
+                     + ("; it stays below the fair 33.3% everywhere: at this budget it is "
+                        "weaker than its opponents" if (g["hi"] < 1 / 3).all() else "") + ".")
     o = outp.groupby("variant", sort=False).agg(has=("has_points", "mean"),
                                                 mean=("mean_points", "mean"),
                                                 cond=("mean_if_points", "mean"))
@@ -868,9 +878,10 @@ def ladder(args) -> Path:
     lines += ["## Conclusion", ""] + _ladder_conclusion(pairs, elo) + [""]
     lines += ["## Method", "",
               "Every pair of strategies plays duplicate deals (each deal twice, seats "
-              "swapped). Strategies: `random`, `greedy`, `ismcts:iterations=200` (the issue's "
-              "strength target uses 1000; 200 to fit the budget), `pimc:worlds=20` and "
-              "`omniscient`, which **sees every card: a cheating upper bound, not a player**. "
+              "swapped). Strategies: "
+              + ", ".join(f"`{x}`" for x in dict.fromkeys(pairs["a"].tolist() + pairs["b"].tolist()))
+              + " at their default parameters (`briscasim strategies`); `omniscient` **sees "
+              "every card: a cheating upper bound, not a player**. "
               "The pairing of the two fast strategies plays "
               f"{pairs[pairs['spec'] == 'ladder']['deals'].min():,} deals; every pairing "
               f"with a search strategy {pairs[pairs['spec'] != 'ladder']['deals'].min():,}.",
