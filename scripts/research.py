@@ -44,7 +44,6 @@ from briscasim.experiments.report import markdown_table  # noqa: E402
 from briscasim.experiments.spec import Spec, parse_spec  # noqa: E402
 from briscasim.experiments.style import PALETTE, RC, save  # noqa: E402
 from briscasim.rules import Rules  # noqa: E402
-from briscasim.stats import wilson_interval  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402  (Agg backend set by style)
 from scipy import stats  # noqa: E402
@@ -196,17 +195,22 @@ def cost_line(runs: list[Run]) -> str:
 def header(title: str, question: str, runs: list[Run], args) -> list[str]:
     specs = ", ".join(f"[`{r.spec.path}`](../../{r.spec.path}) (seed {r.spec.seed}, digest "
                       f"`{r.manifest['digest']}`)" for r in runs)
-    name = runs[0].spec.name.split("_")[0]
     out = [f"# {title}", "", f"**Question.** {question}", "",
            f"Specs: {specs}. Regenerate: `python scripts/research.py --only {args.current}`"
            + (" (this is a `--quick` smoke run: too few deals for conclusions)"
               if args.quick else "") + ".", "", cost_line(runs), "",
            f"Generated {_dt.date.today().isoformat()} from the runs in "
-           f"`{runs[0].path.parent}`. Intervals are 95%: t intervals over deals (the mean "
+           f"`{_rel(runs[0].path.parent)}`. Intervals are 95%: t intervals over deals (the mean "
            "over a duplicate deal's rotations is one observation), so they account for the "
            "pairing of rotations; differences are paired deal by deal (same cards).", ""]
-    del name
     return out
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def write(out: Path, lines: list[str], tables: dict[str, pd.DataFrame]) -> Path:
