@@ -273,6 +273,11 @@ class Rules:
         r[L.R_STRENGTH:L.R_STRENGTH + 12] = strength
         r[L.R_POINTS:L.R_POINTS + 12] = points
         r[L.R_DECK:L.R_DECK + len(deck)] = deck
+        ids = np.arange(L.N_CARD_IDS)
+        r[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_CARD_IDS] = np.asarray(points)[ids % 12]
+        r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS] = np.asarray(strength)[ids % 12]
+        r[L.R_CARD_SUIT:L.R_CARD_SUIT + L.N_CARD_IDS] = ids // 12
+        r[L.R_CARD_FACE:L.R_CARD_FACE + L.N_CARD_IDS] = ids % 12
         r.setflags(write=False)
         return r
 

@@ -15,9 +15,9 @@ from numba import njit
 from .layout import (
     ACTION_KEEP, ACTION_SWAP, DRAW, HAND_SIZE, KNOWN_FACE_UP, KNOWN_OUT, KNOWN_PLAYED,
     KNOWN_UNSEEN, LEFTOVER_FACE_UP, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER,
-    PHASE_PLAY, PHASE_SWAP, R_BLACK_HAND, R_DECK, R_DECK_N, R_LEFTOVER, R_N_IN_PLAY,
-    R_N_SIDES, R_N_UNDRAWN, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_RESHUFFLE, R_SEVEN_FACES,
-    R_SIDE, R_STRENGTH, R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES,
+    PHASE_PLAY, PHASE_SWAP, R_BLACK_HAND, R_CARD_FACE, R_CARD_POINTS, R_CARD_STRENGTH,
+    R_CARD_SUIT, R_DECK, R_DECK_N, R_LEFTOVER, R_N_IN_PLAY, R_N_SIDES, R_N_UNDRAWN,
+    R_OBJECTIVE, R_PLAYERS, R_RESHUFFLE, R_SEVEN_FACES, R_SIDE, R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES,
     REC_BLACK_HAND, REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD,
     REC_SWAP2_DECLINED, REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED,
     REC_SWAP7_SEAT, REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, S_BLACK_HAND,
@@ -35,24 +35,37 @@ _FIRST_SLOT = np.int64(0x12131210)
 
 
 # ---- cards ---------------------------------------------------------------------------
+# Per-card tables of the rules vector: no division by 12 (signed, so costly) in the kernels.
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_points(rules, card):
     """Points of a card under these rules (jitted)."""
-    return rules[R_POINTS + card % 12]
+    return rules[R_CARD_POINTS + card]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_strength(rules, card):
     """Strength of a card within its suit, higher wins (jitted)."""
-    return rules[R_STRENGTH + card % 12]
+    return rules[R_CARD_STRENGTH + card]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def card_suit(rules, card):
+    """Suit of a card, 0..3 (jitted)."""
+    return rules[R_CARD_SUIT + card]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def card_face(rules, card):
+    """Face of a card, 0..11 (jitted)."""
+    return rules[R_CARD_FACE + card]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def beats(rules, card, best, trump):
     """True if ``card`` beats ``best``, the card currently winning the trick (jitted)."""
-    cs = card // 12
-    bs = best // 12
+    cs = card_suit(rules, card)
+    bs = card_suit(rules, best)
     # branch-free: which card wins is as random as the deal
     return ((cs == bs) & (card_strength(rules, card) > card_strength(rules, best))) | (
         (cs != bs) & (cs == trump))
@@ -141,7 +154,8 @@ def start_deal(rules, state, deck):
         # RULES.md 10.6: the A or 3 goes back after floor(m/2) face-down cards, the top one
         # is turned; if every candidate is an A or 3, the last one turned stays.
         tries = 0
-        while (turned % 12 == _ACE or turned % 12 == _THREE) and tries < m + 1 and m > 0:
+        while ((card_face(rules, turned) == _ACE or card_face(rules, turned) == _THREE)
+               and tries < m + 1 and m > 0):
             half = m // 2
             if half > 0:
                 top = state[S_STOCK]
@@ -150,7 +164,7 @@ def start_deal(rules, state, deck):
                 state[S_STOCK + half - 1] = turned
                 turned = top
             tries += 1
-    state[S_TRUMP] = turned // 12
+    state[S_TRUMP] = card_suit(rules, turned)
     state[S_FACE_UP] = turned
     state[S_TURNED] = turned
     state[S_KNOWN + turned] = KNOWN_FACE_UP
@@ -201,13 +215,16 @@ def swap_card(rules, state, seat):
     if state[S_KNOWN + face_up] != KNOWN_FACE_UP:
         return -1
     t = state[S_TRUMP] * 12
-    bit = np.int64(1) << (face_up % 12)
-    if rules[R_SWAP_SEVEN] != 0 and (rules[R_SEVEN_FACES] & bit) != 0:
-        if hand_slot(state, seat, t + _SEVEN) >= 0:
-            return t + _SEVEN
-    if rules[R_SWAP_TWO] != 0 and (rules[R_TWO_FACES] & bit) != 0:
-        if hand_slot(state, seat, t + _TWO) >= 0:
-            return t + _TWO
+    face = card_face(rules, face_up)
+    # branch-free tests: whether the face-up card qualifies is as random as the deal
+    seven = (rules[R_SWAP_SEVEN] != 0) & (((rules[R_SEVEN_FACES] >> face) & 1) != 0) & (
+        hand_slot(state, seat, t + _SEVEN) >= 0)
+    if seven:
+        return t + _SEVEN
+    two = (rules[R_SWAP_TWO] != 0) & (((rules[R_TWO_FACES] >> face) & 1) != 0) & (
+        hand_slot(state, seat, t + _TWO) >= 0)
+    if two:
+        return t + _TWO
     return -1
 
 
@@ -230,7 +247,7 @@ def _do_swap(rules, state, seat):
     state[S_FACE_UP] = given
     state[S_KNOWN + given] = KNOWN_FACE_UP
     state[S_KNOWN + taken] = seat
-    if given % 12 == _SEVEN:
+    if card_face(rules, given) == _SEVEN:
         state[S_SWAP7_SEAT] = seat
         state[S_SWAP7_TRICK] = state[S_TRICK_NO]
         state[S_SWAP7_CARD] = taken
@@ -366,7 +383,7 @@ def step(rules, state, action):
             _finish_trick(rules, state)
         return 0
     if phase == PHASE_SWAP:
-        seven = swap_card(rules, state, seat) % 12 == _SEVEN
+        seven = card_face(rules, swap_card(rules, state, seat)) == _SEVEN
         if action == ACTION_SWAP:
             _do_swap(rules, state, seat)
             if _black_hand(rules, state, seat):
@@ -429,8 +446,8 @@ def signals(rules, state, seat):
             c = state[S_HANDS + p * HAND_SIZE + j]
             if c == NO_CARD:
                 continue
-            f = c % 12
-            if c // 12 == trump:
+            f = card_face(rules, c)
+            if card_suit(rules, c) == trump:
                 any_trump = True
                 if f <= 4:  # A 3 R C S
                     b |= 1 << f

@@ -37,7 +37,12 @@ R_MAX_DEALS = 25
 R_STRENGTH = 26        # [12] strength per face, higher wins
 R_POINTS = 38          # [12] points per face
 R_DECK = 50            # [48] card ids of the deck in play order before shuffling
-RULES_LEN = 98
+# per-card tables (indexed by card id), so the kernels need no division by 12
+R_CARD_POINTS = 98     # [48] points of each card
+R_CARD_STRENGTH = 146  # [48] strength of each card within its suit
+R_CARD_SUIT = 194      # [48] suit of each card
+R_CARD_FACE = 242      # [48] face of each card
+RULES_LEN = 290
 
 LEFTOVER_NONE, LEFTOVER_REMOVE, LEFTOVER_FACE_UP, LEFTOVER_HIDDEN = 0, 1, 2, 3
 TIMING_BEFORE_DRAW, TIMING_AFTER_DRAW = 0, 1

@@ -22,7 +22,8 @@ policy is set) is accepted at once, except under ``fewest``. Deterministic: no r
 """
 from numba import njit
 
-from ..engine.core import beats, card_points, card_strength, trick_winner_index
+from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
+                           trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN, N_CARD_IDS,
                              NO_CARD, OBJECTIVE_FEWEST, PHASE_SWAP, R_OBJECTIVE, R_PLAYERS,
                              R_SIDE, S_KNOWN, S_LEADER, S_PHASE, S_TRICK, S_TRICK_N, S_TRUMP,
@@ -68,12 +69,13 @@ def _keep_cost(rules, card, trump, trump_keep):
     """What letting ``card`` go on a lost trick costs; ties go to the weaker card."""
     pts = card_points(rules, card)
     strength = card_strength(rules, card)
-    if card // 12 != trump:
-        return pts + 0.01 * strength
-    face = card % 12
-    if face == _A or face == _THREE:
-        return _HIGH_TRUMP_COST + strength
-    return trump_keep + pts + 0.01 * strength
+    face = card_face(rules, card)
+    # selects, not branches: whether a card is a trump is as random as the deal
+    plain = pts + 0.01 * strength
+    low_trump = trump_keep + pts + 0.01 * strength
+    high_trump = _HIGH_TRUMP_COST + strength
+    trump_cost = high_trump if (face == _A) | (face == _THREE) else low_trump
+    return trump_cost if card_suit(rules, card) == trump else plain
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -83,12 +85,11 @@ def _cheapest(rules, hand, trump, trump_keep):
     best_cost = 0.0
     for i in range(HAND_SIZE):
         c = hand[i]
-        if c == NO_CARD:
-            continue
+        # an empty slot reads the tables at index -1: harmless, it is never taken
         cost = _keep_cost(rules, c, trump, trump_keep)
-        if best == NO_CARD or cost < best_cost:
-            best = c
-            best_cost = cost
+        take = (c != NO_CARD) & ((best == NO_CARD) | (cost < best_cost))
+        best = c if take else best
+        best_cost = cost if take else best_cost
     return best
 
 
@@ -139,7 +140,7 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
         if where == KNOWN_UNSEEN or 0 <= where < n:
             if top == NO_CARD or card_strength(rules, c) > card_strength(rules, top):
                 top = c
-    face = top % 12 if top != NO_CARD else 12
+    face = card_face(rules, top) if top != NO_CARD else 12
     if face >= 5:
         return False   # no trump left, or the top one is never signalled
     for i in range(HAND_SIZE):
@@ -168,7 +169,9 @@ def _play_most(rules, public, hand, seat, signals, params):
     wi = trick_winner_index(rules, public)
     best = public[S_TRICK + wi]
     side = rules[R_SIDE + seat]
-    partner_winning = rules[R_SIDE + (public[S_LEADER] + wi) % n] == side
+    winner = public[S_LEADER] + wi
+    winner -= n if winner >= n else 0
+    partner_winning = rules[R_SIDE + winner] == side
     table = 0
     for i in range(pos):
         table += card_points(rules, public[S_TRICK + i])
@@ -176,36 +179,36 @@ def _play_most(rules, public, hand, seat, signals, params):
     backed = (not last and signals != 0
               and _partner_holds_top_trump(rules, public, hand, seat, signals, pos))
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points
+    # (selects rather than branches where the outcome is as random as the deal; an empty
+    # slot reads the card tables at index -1, harmless as it is never taken)
+    check_threat = not last and not backed
     bank = NO_CARD
     bank_pts = -1.0
     for i in range(HAND_SIZE):
         c = hand[i]
-        if c == NO_CARD or c // 12 == trump:
-            continue
         wins = beats(rules, c, best, trump)
-        if not (wins or partner_winning or backed):
-            continue
-        if not last and not backed:
-            if _threatened(rules, public, hand, seat, pos, c if wins else best):
-                continue
+        ok = (c != NO_CARD) & (card_suit(rules, c) != trump) & (wins | partner_winning | backed)
+        if ok and check_threat:
+            ok = not _threatened(rules, public, hand, seat, pos, c if wins else best)
         v = card_points(rules, c) - 0.01 * card_strength(rules, c)
-        if v > bank_pts:
-            bank = c
-            bank_pts = v
+        take = ok & (v > bank_pts)
+        bank = c if take else bank
+        bank_pts = v if take else bank_pts
     if bank != NO_CARD:
         return bank
     # 2. a trick worth a trump: the lowest trump that wins
     if not partner_winning and table >= params[P_TRUMP_THRESHOLD]:
+        low_table = table < params[P_HIGH_TRUMP_THRESHOLD]
         ruff = NO_CARD
         for i in range(HAND_SIZE):
             c = hand[i]
-            if c == NO_CARD or c // 12 != trump or not beats(rules, c, best, trump):
-                continue
-            face = c % 12
-            if (face == _A or face == _THREE) and table < params[P_HIGH_TRUMP_THRESHOLD]:
-                continue
-            if ruff == NO_CARD or card_strength(rules, c) < card_strength(rules, ruff):
-                ruff = c
+            face = card_face(rules, c)
+            saved = ((face == _A) | (face == _THREE)) & low_table
+            ok = ((c != NO_CARD) & (card_suit(rules, c) == trump) & beats(rules, c, best, trump)
+                  & (not saved))
+            take = ok & ((ruff == NO_CARD)
+                         | (card_strength(rules, c) < card_strength(rules, ruff)))
+            ruff = c if take else ruff
         if ruff != NO_CARD:
             return ruff
     # 3. not worth fighting for: the card of least keep cost
@@ -227,7 +230,7 @@ def _play_fewest(rules, public, hand, seat):
             if c == NO_CARD:
                 continue
             cost = card_points(rules, c) + 0.1 * card_strength(rules, c)
-            if c // 12 == trump:
+            if card_suit(rules, c) == trump:
                 cost += 20.0
             if choice == NO_CARD or cost < cost_best:
                 choice = c
@@ -235,7 +238,9 @@ def _play_fewest(rules, public, hand, seat):
         return choice
     wi = trick_winner_index(rules, public)
     best = public[S_TRICK + wi]
-    partner_winning = rules[R_SIDE + (public[S_LEADER] + wi) % n] == side
+    winner = public[S_LEADER] + wi
+    winner -= n if winner >= n else 0
+    partner_winning = rules[R_SIDE + winner] == side
     # dump the most valuable card that leaves the trick to an opponent
     dump_best = -1.0
     if not partner_winning:
@@ -244,7 +249,7 @@ def _play_fewest(rules, public, hand, seat):
             if c == NO_CARD or beats(rules, c, best, trump):
                 continue
             v = card_points(rules, c) + 0.1 * card_strength(rules, c)
-            if c // 12 == trump:
+            if card_suit(rules, c) == trump:
                 v += 5.0
             if v > dump_best:
                 choice = c
