@@ -125,6 +125,11 @@ def run_spec(name: str, args) -> Run:
             print(f"[research] {out}: {'--fresh' if args.fresh else 'the spec changed'}; "
                   "playing it again", file=sys.stderr)
             shutil.rmtree(out)
+        elif old.get("versions", {}).get("engine_sources") != \
+                runner.versions()["engine_sources"]:
+            print(f"[research] warning: {out} was played by other engine or strategy sources "
+                  f"({old.get('versions', {}).get('engine_sources')}); reusing it; pass --fresh "
+                  "to play it with the current code", file=sys.stderr)
     resume = out.exists()
     deals = spec.deals or spec.target["max_deals"]
     print(f"[research] {spec.name}: {len(spec.cells)} cells, {deals:,} deals per seating"
@@ -202,7 +207,11 @@ def header(title: str, question: str, runs: list[Run], args) -> list[str]:
            f"Generated {_dt.date.today().isoformat()} from the runs in "
            f"`{_rel(runs[0].path.parent)}`. Intervals are 95%: t intervals over deals (the mean "
            "over a duplicate deal's rotations is one observation), so they account for the "
-           "pairing of rotations; differences are paired deal by deal (same cards).", ""]
+           "pairing of rotations; differences are paired deal by deal (same cards). Numbers "
+           "from search strategies (ismcts, pimc, omniscient) depend on their code, which was "
+           "still being tuned when these runs were made: `--fresh` replays every run with the "
+           "current code (greedy and random results are pinned by the engine regression "
+           "tests).", ""]
     return out
 
 
@@ -597,7 +606,7 @@ def _skill_chart(skill: pd.DataFrame):
     ax.axhline(100 / 3, color="black", linewidth=0.8, linestyle=":")
     ax.set_xticks(range(len(lineups)), [f"{x} (first)" for x in lineups], fontsize=8)
     ax.set_ylabel("score of the first strategy (%), 95% CI")
-    ax.set_title("Skill against luck: the stronger strategy's score (fair share 33.3%)")
+    ax.set_title("Skill against luck: score of the lineup's first strategy (fair share 33.3%)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
