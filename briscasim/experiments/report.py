@@ -47,8 +47,9 @@ from .runner import CHUNK_DIR, chunk_name, read_manifest, scan_chunks
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 _COLUMNS = ["cell", "deal", "rotation", "winner"]
-_SWAP_COLUMNS = ["swap7_seat", "swap7_trick", "swap7_card", "swap2_seat", "swap2_trick",
-                 "swap2_card", "swap7_declined", "swap2_declined"]     # single deals only
+_DEAL_COLUMNS = ["black_hand", "out_points", "swap7_seat", "swap7_trick", "swap7_card",
+                 "swap2_seat", "swap2_trick", "swap2_card", "swap7_declined",
+                 "swap2_declined"]     # single deals only
 
 
 @dataclass
@@ -89,7 +90,7 @@ def load(path) -> Results:
                             "--resume after marking the run unfinished, or run again")
         rules = Rules.from_options(cell["rules"])
         cols = (_COLUMNS + [f"points_{t}" for t in range(len(rules.sides))]
-                + (_SWAP_COLUMNS if rules.match_kind == "deal" else []))
+                + (_DEAL_COLUMNS if rules.match_kind == "deal" else []))
         for j in range(n):
             try:
                 frames.append(pq.read_table(files[(c, j)], columns=cols).to_pandas())

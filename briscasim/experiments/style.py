@@ -19,7 +19,7 @@ RC = {
     "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
     "grid.alpha": 0.3, "grid.linewidth": 0.6, "axes.axisbelow": True,
     "axes.prop_cycle": matplotlib.cycler(color=PALETTE), "legend.frameon": False,
-    "svg.fonttype": "none",
+    "svg.fonttype": "none", "svg.hashsalt": "briscasim",
 }
 
 
@@ -27,6 +27,6 @@ def save(fig, path: Path) -> Path:
     """Save ``path``.png and ``path``.svg; return the PNG path."""
     with plt.rc_context(RC):
         fig.savefig(path.with_suffix(".png"))
-        fig.savefig(path.with_suffix(".svg"))
+        fig.savefig(path.with_suffix(".svg"), metadata={"Date": None})
     plt.close(fig)
     return path.with_suffix(".png")
