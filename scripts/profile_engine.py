@@ -6,6 +6,7 @@ Times, best of ``--repeat``, in deals per second of thread CPU time (the machine
 shared; CPU time is steadier than wall time):
 
 - ``play_chunk``: the real batch path (what ``briscasim bench`` measures).
+- ``play_chunk greedy``: the same with ``greedy`` in every seat.
 - ``shuffle``: only the deck of each deal (stream seeding, default deck, Fisher-Yates).
 - ``shuffle+start``: the deck and :func:`start_deal`.
 - ``engine loop``: deck, start_deal, and step with ``random_strategy`` called directly (no
@@ -88,6 +89,7 @@ def main():
     a = ap.parse_args()
     rules = Rules.preset(a.preset)
     lineup = Lineup.build(rules, "random")
+    greedy = Lineup.build(rules, "greedy")
     r = rules.to_array()
     n = a.deals
     state = np.zeros(STATE_LEN, np.int16)
@@ -98,6 +100,7 @@ def main():
     work = new_work()
     cases = {
         "play_chunk": lambda: play_chunk(rules, lineup, 1, 0, n, work=work),
+        "play_chunk greedy": lambda: play_chunk(rules, greedy, 1, 0, n, work=work),
         "shuffle": lambda: _shuffle_only(r, deck, rng, seed, n),
         "shuffle+start": lambda: _shuffle_start(r, state, deck, rng, seed, n),
         "engine loop": lambda: _engine_loop(r, state, deck, rng, seed, n, params),
@@ -105,7 +108,7 @@ def main():
     print(f"{a.preset}, {n} deals, best of {a.repeat}")
     for name, fn in cases.items():
         t = _best(fn, a.repeat)
-        print(f"  {name:14s} {t:7.3f} s  {n / t / 1e6:6.3f} M deals/s  {t / n * 1e9:7.1f} ns/deal")
+        print(f"  {name:17s} {t:7.3f} s  {n / t / 1e6:6.3f} M deals/s  {t / n * 1e9:7.1f} ns/deal")
 
 
 if __name__ == "__main__":
