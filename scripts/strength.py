@@ -9,6 +9,7 @@ averaged over its rotations is one independent observation).
     python scripts/strength.py                         # the whole ladder (slow)
     python scripts/strength.py --preset brisca-2 --deals 2000 \\
         --pair "ismcts" "random" --pair "ismcts" "greedy"
+    python scripts/strength.py --speed                 # ismcts iterations/s, one core
 """
 from __future__ import annotations
 
@@ -65,7 +66,15 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
                     help="strategy specs to compare (default: the ladder)")
+    ap.add_argument("--speed", action="store_true",
+                    help="print the default ismcts' iterations per second on one core (brisca-2"
+                         ") first")
     args = ap.parse_args(argv)
+    if args.speed:
+        from briscasim.strategies.ismcts import measure_iterations_per_second
+        print(json.dumps({"ismcts": measure_iterations_per_second()}), flush=True)
+        if not args.pair and not args.preset:
+            return
     for preset in args.preset or ["brisca-2", "brisca-4-pairs"]:
         for a, b in args.pair or LADDER:
             print(json.dumps(duplicate_score(preset, a, b, args.deals, args.seed)), flush=True)

@@ -21,13 +21,16 @@ def _params(iterations, **kw):
     p[M.P_ROLLOUT] = kw.get("rollout", M.ROLLOUT_RANDOM)
     p[M.P_REWARD] = kw.get("reward", M.REWARD_WIN)
     p[M.P_EXACT_ENDGAME] = kw.get("exact_endgame", 0)
+    p[M.P_OTHERS] = kw.get("others", M.OTHERS_TREE)
     return p
 
 
 @pytest.mark.parametrize("preset,spec", [
     ("brisca-2", "ismcts:iterations=25"),
-    ("brisca-3-hidden", "ismcts:iterations=25,rollout=greedy"),
+    ("brisca-2", "ismcts:iterations=25,others=tree,rollout=random"),
+    ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,reward=margin"),
+    ("brisca-4-pairs-signals", "ismcts:iterations=25,others=tree"),
     ("brisca-5-undrawn", "ismcts:iterations=25"),
     ("brisca-6-threes", "ismcts:iterations=25"),
     ("brisca-2-blackhand", "ismcts:iterations=25"),
