@@ -14,23 +14,34 @@ import pathlib
 __version__ = "0.1.0"
 
 
-def _numba_cache_dir() -> str:
-    """A numba cache folder keyed by a hash of this package's sources.
-
-    Numba checks only a cached function's own file, not the files of the functions it
-    calls; keying the folder by every source file makes any edit invalidate the cache.
-    """
+def _source_digest() -> str:
+    """Digest of the sources that decide results: every module but ``cli/`` and
+    ``experiments/`` (they hold no jitted code), as loaded by this process."""
     root = pathlib.Path(__file__).parent
     h = hashlib.sha1()
-    # cli/ and experiments/ hold no jitted code: editing them must not force a recompile
     for p in sorted(q for q in root.rglob("*.py")
                     if q.relative_to(root).parts[0] not in ("cli", "experiments")):
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
-    base = pathlib.Path(os.environ.get("BRISCASIM_CACHE_DIR",
-                                       pathlib.Path.home() / ".cache" / "briscasim"))
-    return str(base / f"numba-{h.hexdigest()[:16]}")
+    return h.hexdigest()[:16]
 
 
+SOURCE_DIGEST = _source_digest()
+
+# Numba checks only a cached function's own file, not the files of the functions it calls;
+# a cache folder keyed by SOURCE_DIGEST makes any edit invalidate the cache.
 if "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
+    _base = pathlib.Path(os.environ.get("BRISCASIM_CACHE_DIR",
+                                        pathlib.Path.home() / ".cache" / "briscasim"))
+    os.environ["NUMBA_CACHE_DIR"] = str(_base / f"numba-{SOURCE_DIGEST}")
+
+_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate"}
+
+
+def __getattr__(name):
+    """``from briscasim import Rules, Deal, simulate, Lineup`` (imported on first use, so
+    that the command line starts without loading the kernels)."""
+    if name in _EXPORTS:
+        import importlib
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module 'briscasim' has no attribute {name!r}")

@@ -19,7 +19,6 @@ point are discarded, so the result is the same however many ran in parallel.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
 import re
@@ -55,19 +54,13 @@ def default_dir(spec: Spec) -> Path:
 
 
 def versions() -> dict:
-    """Versions that could change the results: packages, and a digest of the engine and
-    strategy sources."""
+    """Versions that could change the results: packages, and the digest of the engine and
+    strategy sources this process loaded (``briscasim.SOURCE_DIGEST``)."""
     import numba
     import pyarrow
 
-    from .. import __version__
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    for p in sorted([*root.glob("engine/*.py"), *root.glob("strategies/*.py"),
-                     *(root / f for f in ("batch.py", "rules.py", "cards.py", "simulate.py"))]):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return dict(briscasim=__version__, engine_sources=h.hexdigest()[:16], numpy=np.__version__,
+    from .. import SOURCE_DIGEST, __version__
+    return dict(briscasim=__version__, engine_sources=SOURCE_DIGEST, numpy=np.__version__,
                 numba=numba.__version__, pyarrow=pyarrow.__version__,
                 python=sys.version.split()[0])
 
