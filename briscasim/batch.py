@@ -2,8 +2,10 @@
 
 Random streams (see :mod:`briscasim.engine.rng`): deal ``j`` of item ``i`` (an item is a deal,
 or a match of several deals) takes its cards from stream ``(seed, i, 64 * j)`` and the seat
-``s`` of rotation ``r`` decides with stream ``(seed, i, 64 * j + 1 + 6 * r + s)``. The
-cards never depend on the strategies or the rotation, which is what duplicate play needs.
+``s`` decides with stream ``(seed, i, 64 * j + 1 + 6 * k + s)``, where ``k`` is the
+rotation ``r`` for single deals and the seating shift ``(j + r) % n`` in deal ``j`` of a
+match. The cards never depend on the strategies or the rotation, which is what duplicate
+play needs.
 
 A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is played
 ``n_rot`` times with the same cards, rotation ``r`` seating lineup entry ``(s + r) % n`` at
