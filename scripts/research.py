@@ -870,16 +870,21 @@ def _same_cards(run: Run) -> float:
 
 # ---- 5. ladder -----------------------------------------------------------------------------
 
-def ladder(args) -> Path:
-    runs = [run_spec("ladder", args), run_spec("ladder_search", args)]
-    pairs = _pairings(runs)
-    elo = []
+def _elo_by_variant(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Elo ratings (random = 0) fitted separately for every variant of the pairings."""
+    fits = []
     for variant, g in pairs.groupby("variant", sort=False):
         fit = fit_elo(g[["a", "b", "score", "plays_eff"]].rename(columns={"plays_eff": "plays"}),
                       anchor="random", anchor_rating=0.0)
         fit.insert(0, "variant", variant)
-        elo.append(fit)
-    elo = pd.concat(elo, ignore_index=True)
+        fits.append(fit)
+    return pd.concat(fits, ignore_index=True)
+
+
+def ladder(args) -> Path:
+    runs = [run_spec("ladder", args), run_spec("ladder_search", args)]
+    pairs = _pairings(runs)
+    elo = _elo_by_variant(pairs)
     elo["cheating"] = elo["strategy"].str.startswith("omniscient")
     out = args.reports / "ladder"
     out.mkdir(parents=True, exist_ok=True)
@@ -990,13 +995,7 @@ def _ladder_conclusion(pairs, elo) -> list[str]:
 def reves(args) -> Path:
     runs = [run_spec("reves", args), run_spec("reves_ismcts", args)]
     pairs = _pairings(runs)
-    elo = []
-    for variant, g in pairs.groupby("variant", sort=False):
-        fit = fit_elo(g[["a", "b", "score", "plays_eff"]].rename(columns={"plays_eff": "plays"}),
-                      anchor="random", anchor_rating=0.0)
-        fit.insert(0, "variant", variant)
-        elo.append(fit)
-    elo = pd.concat(elo, ignore_index=True)
+    elo = _elo_by_variant(pairs)
     out = args.reports / "reves"
     out.mkdir(parents=True, exist_ok=True)
     with style():
