@@ -34,31 +34,44 @@ _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
 _FIRST_SLOT = np.int64(0x12131210)
 
 
+# ---- indexing ----------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def at(i):
+    """``i`` as an unsigned array index (jitted).
+
+    Numba wraps a negative signed index around (a compare and a select on every access);
+    every index the engine computes is non-negative, so the hot paths index with ``at(i)``
+    and skip that work. ``i`` must be ``>= 0``: there is no bounds check either way.
+    """
+    return np.uint64(i)
+
+
 # ---- cards ---------------------------------------------------------------------------
 # Per-card tables of the rules vector: no division by 12 (signed, so costly) in the kernels.
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_points(rules, card):
     """Points of a card under these rules (jitted)."""
-    return rules[R_CARD_POINTS + card]
+    return rules[at(R_CARD_POINTS + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_strength(rules, card):
     """Strength of a card within its suit, higher wins (jitted)."""
-    return rules[R_CARD_STRENGTH + card]
+    return rules[at(R_CARD_STRENGTH + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_suit(rules, card):
     """Suit of a card, 0..3 (jitted)."""
-    return rules[R_CARD_SUIT + card]
+    return rules[at(R_CARD_SUIT + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_face(rules, card):
     """Face of a card, 0..11 (jitted)."""
-    return rules[R_CARD_FACE + card]
+    return rules[at(R_CARD_FACE + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -76,9 +89,12 @@ def trick_winner_index(rules, state):
     """Index, in playing order, of the card winning the current trick so far (jitted)."""
     trump = state[S_TRUMP]
     best = 0
+    best_card = state[S_TRICK]
     for i in range(1, state[S_TRICK_N]):
-        b = beats(rules, state[S_TRICK + i], state[S_TRICK + best], trump)
-        best += (i - best) * b
+        card = state[S_TRICK + i]
+        b = beats(rules, card, best_card, trump)
+        best = i if b else best
+        best_card = card if b else best_card
     return best
 
 
@@ -90,8 +106,8 @@ def hand_slot(state, seat, card):
     # Branch-free (which slot holds the card is as random as the deal): a bit per matching
     # slot, then the first set bit from a table of 4-bit entries (slot + 1; 0: no match).
     base = S_HANDS + seat * HAND_SIZE
-    mask = ((state[base] == card) | ((state[base + 1] == card) << 1)
-            | ((state[base + 2] == card) << 2))
+    mask = ((state[at(base)] == card) | ((state[at(base + 1)] == card) << 1)
+            | ((state[at(base + 2)] == card) << 2))
     return ((_FIRST_SLOT >> (mask << 2)) & 15) - 1
 
 
@@ -99,7 +115,7 @@ def hand_slot(state, seat, card):
 def _give(state, seat, card):
     slot = hand_slot(state, seat, NO_CARD)
     if slot >= 0:
-        state[S_HANDS + seat * HAND_SIZE + slot] = card
+        state[at(S_HANDS + seat * HAND_SIZE + slot)] = card
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -114,7 +130,7 @@ def _black_hand(rules, state, seat):
 @njit(cache=True, _nrt=False, inline="always")
 def _end_by_black_hand(rules, state, seat):
     state[S_BLACK_HAND] = seat
-    state[S_WINNER] = rules[R_SIDE + seat]
+    state[S_WINNER] = rules[at(R_SIDE + seat)]
     state[S_PHASE] = PHASE_OVER
 
 
@@ -212,19 +228,17 @@ def swap_card(rules, state, seat):
     the timing window is checked by the engine when it offers the swap.
     """
     face_up = state[S_FACE_UP]
-    if state[S_KNOWN + face_up] != KNOWN_FACE_UP:
+    if state[at(S_KNOWN + face_up)] != KNOWN_FACE_UP:
         return -1
     t = state[S_TRUMP] * 12
     face = card_face(rules, face_up)
-    # branch-free tests: whether the face-up card qualifies is as random as the deal
-    seven = (rules[R_SWAP_SEVEN] != 0) & (((rules[R_SEVEN_FACES] >> face) & 1) != 0) & (
-        hand_slot(state, seat, t + _SEVEN) >= 0)
-    if seven:
-        return t + _SEVEN
-    two = (rules[R_SWAP_TWO] != 0) & (((rules[R_TWO_FACES] >> face) & 1) != 0) & (
-        hand_slot(state, seat, t + _TWO) >= 0)
-    if two:
-        return t + _TWO
+    # the rules tests are the same all deal long; holding the 7 or 2 is rare: both predictable
+    if rules[R_SWAP_SEVEN] != 0 and (rules[R_SEVEN_FACES] >> face) & 1 != 0:
+        if hand_slot(state, seat, t + _SEVEN) >= 0:
+            return t + _SEVEN
+    if rules[R_SWAP_TWO] != 0 and (rules[R_TWO_FACES] >> face) & 1 != 0:
+        if hand_slot(state, seat, t + _TWO) >= 0:
+            return t + _TWO
     return -1
 
 
@@ -266,22 +280,25 @@ def _draw_round(rules, state):
     if state[S_TO_DRAW] == 0:
         return True
     n = rules[R_PLAYERS]
-    winner = state[S_LEADER]
-    for i in range(n):
-        seat = winner + i
-        if seat >= n:
-            seat -= n
-        if state[S_DRAWN] < state[S_FACEDOWN_TO_DRAW]:
-            card = state[S_STOCK + state[S_DRAWN]]
-            state[S_DRAWN] += 1
+    black_hand = rules[R_BLACK_HAND] != 0
+    seat = state[S_LEADER]
+    drawn = state[S_DRAWN]
+    facedown = state[S_FACEDOWN_TO_DRAW]
+    for _ in range(n):
+        if drawn < facedown:
+            card = state[at(S_STOCK + drawn)]
+            drawn += 1
+            state[S_DRAWN] = drawn
         else:
             card = state[S_FACE_UP]
-            state[S_KNOWN + card] = seat
+            state[at(S_KNOWN + card)] = seat
         state[S_TO_DRAW] -= 1
         _give(state, seat, card)
-        if _black_hand(rules, state, seat):
+        if black_hand and _black_hand(rules, state, seat):
             _end_by_black_hand(rules, state, seat)
             return False
+        seat += 1
+        seat = 0 if seat == n else seat
     return True
 
 
@@ -325,25 +342,23 @@ def _finish_deal(rules, state):
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_trick(rules, state):
     n = rules[R_PLAYERS]
-    leader = state[S_LEADER]
-    best = trick_winner_index(rules, state)
-    winner = leader + best
-    if winner >= n:
-        winner -= n
-    side = rules[R_SIDE + winner]
+    winner = state[S_LEADER] + trick_winner_index(rules, state)
+    winner = winner - n if winner >= n else winner
+    side = rules[at(R_SIDE + winner)]
     pts = 0
     for i in range(n):
         pts += card_points(rules, state[S_TRICK + i])
         state[S_TRICK + i] = NO_CARD
-    state[S_POINTS + side] += pts
-    state[S_TRICKS_WON + side] += 1
-    state[S_TRICK_NO] += 1
-    state[S_LAST_WON + side] = state[S_TRICK_NO]
+    trick_no = state[S_TRICK_NO] + 1
+    state[at(S_POINTS + side)] += pts
+    state[at(S_TRICKS_WON + side)] += 1
+    state[at(S_LAST_WON + side)] = trick_no
+    state[S_TRICK_NO] = trick_no
     state[S_LAST_WINNER] = winner
     state[S_TRICK_N] = 0
     state[S_LEADER] = winner
     state[S_TURN] = winner
-    if state[S_TRICK_NO] == state[S_N_TRICKS]:
+    if trick_no == state[S_N_TRICKS]:
         _finish_deal(rules, state)
         return
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
@@ -370,15 +385,16 @@ def step(rules, state, action):
         slot = hand_slot(state, seat, action)
         if slot < 0:
             return -1
-        state[S_HANDS + seat * HAND_SIZE + slot] = NO_CARD
-        state[S_TRICK + state[S_TRICK_N]] = action
-        state[S_KNOWN + action] = KNOWN_PLAYED
-        state[S_TRICK_N] += 1
-        if state[S_TRICK_N] < rules[R_PLAYERS]:
+        n = rules[R_PLAYERS]
+        played = state[S_TRICK_N]
+        state[at(S_HANDS + seat * HAND_SIZE + slot)] = NO_CARD
+        state[at(S_TRICK + played)] = action
+        state[at(S_KNOWN + action)] = KNOWN_PLAYED
+        played += 1
+        state[S_TRICK_N] = played
+        if played < n:
             seat += 1
-            if seat == rules[R_PLAYERS]:
-                seat = 0
-            state[S_TURN] = seat
+            state[S_TURN] = 0 if seat == n else seat
         else:
             _finish_trick(rules, state)
         return 0
