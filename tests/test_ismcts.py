@@ -1,5 +1,6 @@
-"""ismcts: legal and deterministic play in every kind of game, rewards, time budget, and
-convergence to the exact solver's choice in small endgames."""
+"""ismcts: legal and deterministic play in every kind of game, rewards, the inference on
+sampled worlds, time budget, and convergence to the exact solver's choice in small
+endgames."""
 import numpy as np
 import pytest
 
@@ -9,6 +10,7 @@ from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
+from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.solver import WIN
 from test_solver import _positions, _solve
 
@@ -22,6 +24,7 @@ def _params(iterations, **kw):
     p[M.P_REWARD] = kw.get("reward", M.REWARD_WIN)
     p[M.P_EXACT_ENDGAME] = kw.get("exact_endgame", 0)
     p[M.P_OTHERS] = kw.get("others", M.OTHERS_TREE)
+    p[M.P_INFER] = kw.get("infer", 1.0)
     return p
 
 
@@ -31,6 +34,7 @@ def _params(iterations, **kw):
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,reward=margin"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,others=tree"),
+    ("brisca-4-pairs-signals", "ismcts:iterations=25,infer=0,own_epsilon=0.3"),
     ("brisca-5-undrawn", "ismcts:iterations=25"),
     ("brisca-6-threes", "ismcts:iterations=25"),
     ("brisca-2-blackhand", "ismcts:iterations=25"),
@@ -64,6 +68,34 @@ def test_side_rewards():
         assert out[0] == pytest.approx(0.5 + (p[0] - p[1]) / 240)
         assert out[0] + out[1] == pytest.approx(1.0)
     assert M.deal_points(r) == 120
+
+
+def test_world_weight_follows_greedy():
+    """A world keeps weight 1 when greedy, holding the leader's cards, would have led the
+    card it led, and ``infer`` when not."""
+    rules = Rules.preset("brisca-2")
+    r = rules.to_array()
+    gp = np.array(M._GREEDY_DEFAULTS)
+    rng = np.array([1], np.uint64)
+    before = np.zeros(L.STATE_LEN, np.int16)
+    seen = {True: 0, False: 0}
+    for d in range(20):
+        deal = Deal.from_seed(rules, 3, d)
+        while not deal.over:
+            legal = deal.legal_actions()
+            if deal.state[L.S_PHASE] == L.PHASE_PLAY and deal.state[L.S_TRICK_N] == 0 \
+                    and len(legal) > 1:
+                leader = deal.turn
+                v = deal.view(leader)
+                g = greedy_strategy(r, v.public, v.hand, leader, 0, gp, rng)
+                a = int(legal[(d + deal.state[L.S_TRICK_NO]) % len(legal)])
+                deal.play(a)
+                w = M.world_weight(r, deal.state, deal.turn, 0.25, gp, before, rng)
+                assert w == (1.0 if a == g else 0.25)
+                seen[a == g] += 1
+            else:
+                deal.play(int(legal[0]))
+    assert seen[True] > 0 and seen[False] > 0
 
 
 def test_time_budget_stops_the_search():
