@@ -14,12 +14,12 @@ seat ``s``.
 import numpy as np
 from numba import njit, types
 
-from .engine.core import default_deck, start_deal, step, write_record
+from .engine.core import at, default_deck, start_deal, step, write_record
 from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, PHASE_OVER, PUBLIC_LEN,
                             R_DECK_N, R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
                             S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
 from .engine.match import match_result
-from .engine.rng import seed_stream, shuffle
+from .engine.rng import item_key, shuffle, substream_key
 from .strategies.api import StrategyFunction
 from .strategies.dispatch import decide_view
 
@@ -34,14 +34,14 @@ MATCH_RECORD_LEN = 15
 STREAMS_PER_DEAL = 64
 
 
-@njit(cache=True, _nrt=False)
-def play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item, deal_no, rot):
+@njit(cache=True, _nrt=False, inline="always")
+def play_one(rules, kinds, params, user_fn, state, deck, rngs, key, deal_no, rot):
     """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
-    action (jitted)."""
+    action. ``key`` is the item's :func:`~briscasim.engine.rng.item_key` (jitted)."""
     n = rules[R_PLAYERS]
     base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
-        seed_stream(rngs[s:s + 1], seed, item, base + s)
+        rngs[s] = substream_key(key, base + s)
     # every seat's view, cut once: the public prefix, the hands (row per seat), the streams
     public = state[:PUBLIC_LEN]
     hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * HAND_SIZE].reshape((MAX_PLAYERS, HAND_SIZE))
@@ -52,16 +52,16 @@ def play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item, deal_
         entry = seat + rot
         if entry >= n:
             entry -= n
-        a = decide_view(kinds, params, user_fn, rules, state, public, hands[seat], seat, entry,
-                        seat_rngs[seat])
+        a = decide_view(kinds, params, user_fn, rules, state, public, hands[at(seat)], seat,
+                        entry, seat_rngs[at(seat)])
         if step(rules, state, a) != 0:
             return False
     return True
 
 
 @njit(cache=True, _nrt=False)
-def _shuffled_deck(rules, deck, rng, seed, item, deal_no):
-    seed_stream(rng, seed, item, STREAMS_PER_DEAL * deal_no)
+def _shuffled_deck(rules, deck, rng, key, deal_no):
+    rng[0] = substream_key(key, STREAMS_PER_DEAL * deal_no)
     default_deck(rules, deck)
     shuffle(rng, deck, rules[R_DECK_N])
 
@@ -90,9 +90,10 @@ def play_deals(rules, kinds, params, user_fn, seed, first, count, n_rot, out, wo
     card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
     for i in range(count):
         item = first + i
-        _shuffled_deck(rules, deck, card_rng, seed, item, 0)
+        key = item_key(seed, item)
+        _shuffled_deck(rules, deck, card_rng, key, 0)
         for r in range(n_rot):
-            if not play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item, 0, r):
+            if not play_one(rules, kinds, params, user_fn, state, deck, rngs, key, 0, r):
                 return item
             write_record(rules, state, out[i * n_rot + r])
     return -1
@@ -116,6 +117,7 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
     card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
     for i in range(count):
         item = first + i
+        key = item_key(seed, item)
         for r in range(n_rot):
             won[:] = 0
             points[:] = 0
@@ -123,11 +125,11 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
             j = 0
             result = UNDECIDED
             while result == UNDECIDED:
-                _shuffled_deck(rules, deck, card_rng, seed, item, j)
+                _shuffled_deck(rules, deck, card_rng, key, j)
                 # engine seat s is player (s + j) % n, who plays lineup entry (s + j + r) % n
                 shift = (j + r) % n
-                if not play_one(rules, kinds, params, user_fn, state, deck, rngs, seed, item,
-                                j, shift):
+                if not play_one(rules, kinds, params, user_fn, state, deck, rngs, key, j,
+                                shift):
                     return item
                 for s in range(n_sides):
                     # the engine side s holds seat s; its players' side is that of player s+j

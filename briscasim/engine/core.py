@@ -151,7 +151,7 @@ def start_deal(rules, state, deck):
     for c in range(N_CARD_IDS):
         state[S_KNOWN + c] = KNOWN_OUT
     for i in range(deck_n):
-        state[S_KNOWN + deck[i]] = KNOWN_UNSEEN
+        state[at(S_KNOWN + deck[i])] = KNOWN_UNSEEN
     for i in range(6 * HAND_SIZE):
         state[S_HANDS + i] = NO_CARD
     for i in range(6):
@@ -183,7 +183,7 @@ def start_deal(rules, state, deck):
     state[S_TRUMP] = card_suit(rules, turned)
     state[S_FACE_UP] = turned
     state[S_TURNED] = turned
-    state[S_KNOWN + turned] = KNOWN_FACE_UP
+    state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     undrawn = rules[R_N_UNDRAWN]
     if rules[R_LEFTOVER] == LEFTOVER_FACE_UP:
         # the face-up card and the last (undrawn - 1) face-down cards stay undrawn

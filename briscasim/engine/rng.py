@@ -19,7 +19,7 @@ _U11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def mix64(z):
     """SplitMix64 finaliser: a bijective hash of a ``uint64`` (jitted)."""
     z = (z ^ (z >> _U30)) * _MIX1
@@ -27,34 +27,50 @@ def mix64(z):
     return z ^ (z >> _U31)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
+def item_key(seed, deal):
+    """Key shared by every stream of deal (or match) ``deal`` under master ``seed`` (jitted)."""
+    return mix64(mix64(np.uint64(seed) + _GOLDEN) + np.uint64(deal) * _GOLDEN)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def stream_key(seed, deal, stream):
     """Key of the random stream ``stream`` of deal ``deal`` under master ``seed`` (jitted)."""
-    k = mix64(np.uint64(seed) + _GOLDEN)
-    k = mix64(k + np.uint64(deal) * _GOLDEN)
-    return mix64(k + np.uint64(stream) * _GOLDEN + _GOLDEN)
+    return substream_key(item_key(seed, deal), stream)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
+def substream_key(key, stream):
+    """Key of the stream ``stream`` of the deal whose :func:`item_key` is ``key`` (jitted)."""
+    return mix64(key + np.uint64(stream) * _GOLDEN + _GOLDEN)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def seed_stream(rng, seed, deal, stream):
     """Point the 1-element ``uint64`` array ``rng`` at a stream (jitted)."""
     rng[0] = stream_key(seed, deal, stream)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def next_u64(rng):
     """Next 64 random bits of the stream ``rng`` (jitted)."""
     rng[0] += _GOLDEN
     return mix64(rng[0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
+def _scale(bits, n):
+    """The integer in ``[0, n)`` that 64 random ``bits`` stand for (their top 32 bits)."""
+    return np.int64(((bits >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def below(rng, n):
     """A uniform integer in ``[0, n)`` for ``0 < n < 2**32`` (jitted)."""
-    return np.int64(((next_u64(rng) >> _U32) * np.uint64(n)) >> _U32)
+    return _scale(next_u64(rng), n)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def uniform(rng):
     """A uniform float in ``[0, 1)`` (jitted)."""
     return np.float64(next_u64(rng) >> _U11) * _INV53
@@ -62,9 +78,16 @@ def uniform(rng):
 
 @njit(cache=True, _nrt=False)
 def shuffle(rng, a, n):
-    """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place (jitted)."""
+    """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place (jitted).
+
+    Draws what ``below(rng, i + 1)`` would, with the stream's state in a register
+    (the stores into ``a`` would otherwise force it through memory on every draw).
+    """
+    z = rng[0]
     for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
+        z += _GOLDEN
+        j = np.uint64(_scale(mix64(z), i + 1))
         t = a[i]
         a[i] = a[j]
         a[j] = t
+    rng[0] = z

@@ -126,7 +126,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
     """True if a partner still to play in this trick signalled the highest trump that is
     still in anyone's hand."""
@@ -158,7 +158,7 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play_most(rules, public, hand, seat, signals, params):
     n = rules[R_PLAYERS]
     trump = public[S_TRUMP]
@@ -215,7 +215,7 @@ def _play_most(rules, public, hand, seat, signals, params):
     return _cheapest(rules, hand, trump, trump_keep)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play_fewest(rules, public, hand, seat):
     n = rules[R_PLAYERS]
     trump = public[S_TRUMP]
@@ -277,7 +277,7 @@ def _fewest(rules, params):
     return obj == OBJ_FEWEST
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def greedy_strategy(rules, public, hand, seat, signals, params, rng):
     """The greedy decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
     fewest = _fewest(rules, params)

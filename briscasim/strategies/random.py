@@ -1,6 +1,7 @@
 """``random``: a uniformly random legal card; swaps with probability ``swap_prob``."""
 from numba import njit
 
+from ..engine.core import at
 from ..engine.layout import ACTION_KEEP, ACTION_SWAP, HAND_SIZE, NO_CARD, PHASE_SWAP, S_PHASE
 from ..engine.rng import below, uniform
 
@@ -18,7 +19,7 @@ def random_strategy(rules, public, hand, seat, signals, params, rng):
         k += hand[i] != NO_CARD
     j = below(rng, k)
     if k == HAND_SIZE:
-        return hand[j]  # a full hand (most turns): no search, no unpredictable branch
+        return hand[at(j)]  # a full hand (most turns): no search, no unpredictable branch
     for i in range(HAND_SIZE):
         if hand[i] != NO_CARD:
             if j == 0:
