@@ -35,17 +35,24 @@ STREAMS_PER_DEAL = 64
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_one(rules, kinds, params, user_fn, state, deck, rngs, key, deal_no, rot):
+def _seat_views(state, rngs):
+    """Every seat's view of ``state``, cut once per batch: the public prefix, the hands (a
+    row per seat) and the random streams (a 1-element row per seat)."""
+    public = state[:PUBLIC_LEN]
+    hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * HAND_SIZE].reshape((MAX_PLAYERS, HAND_SIZE))
+    return public, hands, rngs[:MAX_PLAYERS].reshape((MAX_PLAYERS, 1))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, deal_no, rot):
     """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
-    action. ``key`` is the item's :func:`~briscasim.engine.rng.item_key` (jitted)."""
+    action. ``views`` are :func:`_seat_views` of ``state`` and ``rngs``; ``key`` is the
+    item's :func:`~briscasim.engine.rng.item_key` (jitted)."""
     n = rules[R_PLAYERS]
     base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
         rngs[s] = substream_key(key, base + s)
-    # every seat's view, cut once: the public prefix, the hands (row per seat), the streams
-    public = state[:PUBLIC_LEN]
-    hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * HAND_SIZE].reshape((MAX_PLAYERS, HAND_SIZE))
-    seat_rngs = rngs[:MAX_PLAYERS].reshape((MAX_PLAYERS, 1))
+    public, hands, seat_rngs = views
     start_deal(rules, state, deck)
     while state[S_PHASE] != PHASE_OVER:
         seat = state[S_TURN]
@@ -88,12 +95,14 @@ def play_deals(rules, kinds, params, user_fn, seed, first, count, n_rot, out, wo
     deck = work16[STATE_LEN:]
     rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
     card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+    views = _seat_views(state, rngs)
     for i in range(count):
         item = first + i
         key = item_key(seed, item)
         _shuffled_deck(rules, deck, card_rng, key, 0)
         for r in range(n_rot):
-            if not play_one(rules, kinds, params, user_fn, state, deck, rngs, key, 0, r):
+            if not play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, 0,
+                            r):
                 return item
             write_record(rules, state, out[i * n_rot + r])
     return -1
@@ -115,6 +124,7 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
     points = work64[MAX_SIDES:2 * MAX_SIDES]
     rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
     card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+    views = _seat_views(state, rngs)
     for i in range(count):
         item = first + i
         key = item_key(seed, item)
@@ -128,8 +138,8 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
                 _shuffled_deck(rules, deck, card_rng, key, j)
                 # engine seat s is player (s + j) % n, who plays lineup entry (s + j + r) % n
                 shift = (j + r) % n
-                if not play_one(rules, kinds, params, user_fn, state, deck, rngs, key, j,
-                                shift):
+                if not play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key,
+                                j, shift):
                     return item
                 for s in range(n_sides):
                     # the engine side s holds seat s; its players' side is that of player s+j

@@ -22,7 +22,7 @@ from . import cards as C
 from .engine import core
 from .engine import layout as L
 from .engine.match import match_result
-from .engine.rng import seed_stream
+from .engine.rng import item_key, seed_stream
 from .errors import UserError
 from .game import Deal, IllegalAction, action_code
 from .rules import Rules, RulesError
@@ -136,7 +136,7 @@ def replay_match(rules: Rules, specs, seed: int, match: int, rotation: int = 0) 
     deals, black, result = [], 0, L.UNDECIDED
     while result == L.UNDECIDED:
         j = len(deals)
-        batch._shuffled_deck(r, deck, rng, np.uint64(seed), match, j)
+        batch._shuffled_deck(r, deck, rng, item_key(np.uint64(seed), match), j)
         d = play_out(Deal(rules, deck[:r[L.R_DECK_N]].tolist()), lineup, seed, match, j,
                      (j + rotation) % n)
         deals.append(d)

@@ -1,7 +1,7 @@
 """One cached dispatcher from a seat's strategy ids to its decision."""
 from numba import njit
 
-from ..engine.core import signals
+from ..engine.core import at, signals
 from ..engine.layout import HAND_SIZE, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE
 from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM,
                   SWAP_BY_PLAY)
@@ -34,11 +34,11 @@ def decide_view(kinds, params, user_fn, rules, state, public, hand, seat, entry,
     and ``hand`` the seat's slots (the batch loop makes these views once per deal, not
     once per decision) (jitted)."""
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
-    if state[S_PHASE] == PHASE_SWAP and kinds[entry, 1] != SWAP_BY_PLAY:
-        return swap_decision(kinds[entry, 1], params[entry, 1], rules, public, hand, seat, sig,
-                             rng)
-    kind = kinds[entry, 0]
-    p = params[entry, 0]
+    e = at(entry)
+    if state[S_PHASE] == PHASE_SWAP and kinds[e, 1] != SWAP_BY_PLAY:
+        return swap_decision(kinds[e, 1], params[e, 1], rules, public, hand, seat, sig, rng)
+    kind = kinds[e, 0]
+    p = params[e, 0]
     if kind == KIND_RANDOM:
         return random_strategy(rules, public, hand, seat, sig, p, rng)
     if kind == KIND_GREEDY:
