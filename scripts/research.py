@@ -707,7 +707,7 @@ def seat_advantage(args) -> Path:
               "the side holding seat 0. The *edge* is side 0's score (wins + draws/2) minus "
               "its fair share (1 / number of sides). Random and greedy: "
               f"{t[~t['strategy'].str.startswith('ismcts')]['deals'].min():,} deals per "
-              "preset; ISMCTS (100 iterations a move, every seat, to fit the budget): "
+              "preset; ISMCTS (200 iterations a move in every seat, to fit the compute budget): "
               f"{t[t['strategy'].str.startswith('ismcts')]['deals'].min():,} deals per "
               "preset. Median 95% half-width of the edge: "
               + ", ".join(f"{k} {v:.2f} pp" for k, v in hw.items()) + ".", "",
