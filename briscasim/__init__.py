@@ -10,6 +10,7 @@ The public Python API:
 import hashlib
 import os
 import pathlib
+import sys
 
 __version__ = "0.1.0"
 
@@ -34,6 +35,11 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     _base = pathlib.Path(os.environ.get("BRISCASIM_CACHE_DIR",
                                         pathlib.Path.home() / ".cache" / "briscasim"))
     os.environ["NUMBA_CACHE_DIR"] = str(_base / f"numba-{SOURCE_DIGEST}")
+    if "numba" in sys.modules:
+        # numba was imported first and has read its configuration already: without this,
+        # it would cache next to the sources, where an edit of a called module goes unseen
+        from numba.core import config as _numba_config
+        _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 _EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate"}
 
