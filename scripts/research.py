@@ -2,7 +2,7 @@
 """The research pack of issue 5: six questions, each answered by specs in experiments/ and a
 report in reports/<question>/ (Markdown, CSV tables, PNG and SVG charts).
 
-    python scripts/research.py                       # every question (about half an hour)
+    python scripts/research.py                       # every question (about 20 minutes on 2 cores)
     python scripts/research.py --only hold_the_seven # one question
     python scripts/research.py --quick               # smoke run: few deals, small searches
 
