@@ -14,12 +14,12 @@ seat ``s``.
 import numpy as np
 from numba import njit, types
 
-from .engine.core import at, default_deck, start_deal, step, write_record
+from .engine.core import at, shuffled_deck, start_deal, step, write_record
 from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, PHASE_OVER, PUBLIC_LEN,
-                            R_DECK_N, R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
+                            R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
                             S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
 from .engine.match import match_result
-from .engine.rng import item_key, shuffle, substream_key
+from .engine.rng import STREAMS_PER_DEAL, item_key, substream_key
 from .strategies.api import StrategyFunction
 from .strategies.dispatch import decide_view
 
@@ -31,7 +31,6 @@ M_DEALS_WON = 3     # [6] per physical side
 M_POINTS = 9        # [6] per physical side
 MATCH_RECORD_LEN = 15
 
-STREAMS_PER_DEAL = 64
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -66,13 +65,6 @@ def play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, deal_
     return True
 
 
-@njit(cache=True, _nrt=False)
-def _shuffled_deck(rules, deck, rng, key, deal_no):
-    rng[0] = substream_key(key, STREAMS_PER_DEAL * deal_no)
-    default_deck(rules, deck)
-    shuffle(rng, deck, rules[R_DECK_N])
-
-
 _SIG_COMMON = (types.int64[::1], types.int64[:, ::1], types.float64[:, :, ::1],
                StrategyFunction, types.uint64, types.int64, types.int64, types.int64,
                types.int32[:, ::1], types.int16[::1], types.int64[::1])
@@ -99,7 +91,7 @@ def play_deals(rules, kinds, params, user_fn, seed, first, count, n_rot, out, wo
     for i in range(count):
         item = first + i
         key = item_key(seed, item)
-        _shuffled_deck(rules, deck, card_rng, key, 0)
+        shuffled_deck(rules, deck, card_rng, key, 0)
         for r in range(n_rot):
             if not play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, 0,
                             r):
@@ -135,7 +127,7 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
             j = 0
             result = UNDECIDED
             while result == UNDECIDED:
-                _shuffled_deck(rules, deck, card_rng, key, j)
+                shuffled_deck(rules, deck, card_rng, key, j)
                 # engine seat s is player (s + j) % n, who plays lineup entry (s + j + r) % n
                 shift = (j + r) % n
                 if not play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key,

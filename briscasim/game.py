@@ -18,7 +18,7 @@ import numpy as np
 from . import cards as C
 from .engine import core
 from .engine import layout as L
-from .engine.rng import seed_stream, shuffle
+from .engine.rng import item_key
 from .rules import Rules
 
 
@@ -142,9 +142,7 @@ class Deal:
         r = rules.to_array()
         deck = np.zeros(L.N_CARD_IDS, np.int16)
         rng = np.zeros(1, np.uint64)
-        seed_stream(rng, np.uint64(seed), deal_index, 0)
-        core.default_deck(r, deck)
-        shuffle(rng, deck, r[L.R_DECK_N])
+        core.shuffled_deck(r, deck, rng, np.uint64(item_key(np.uint64(seed), deal_index)), 0)
         return cls(rules, deck[: r[L.R_DECK_N]].tolist())
 
     # ---- state ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from . import cards as C
 from .engine import core
 from .engine import layout as L
 from .engine.match import match_result
-from .engine.rng import item_key, seed_stream
+from .engine.rng import STREAMS_PER_DEAL, item_key, seed_stream
 from .errors import UserError
 from .game import Deal, IllegalAction, action_code
 from .rules import Rules, RulesError
@@ -77,7 +77,7 @@ def play_out(deal: Deal, lineup: Lineup, seed: int, item: int, deal_no: int, rot
     kinds, params, user = lineup.arrays()
     decide_fn = _decider()
     rngs = np.zeros(n, np.uint64)
-    base = batch.STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
+    base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
         seed_stream(rngs[s:s + 1], np.uint64(seed), item, base + s)
     while not deal.over:
@@ -133,10 +133,11 @@ def replay_match(rules: Rules, specs, seed: int, match: int, rotation: int = 0) 
     points = np.zeros(L.MAX_SIDES, np.int64)
     deck = np.zeros(L.N_CARD_IDS, np.int16)
     rng = np.zeros(1, np.uint64)
+    key = np.uint64(item_key(np.uint64(seed), match))  # a Python int would be typed int64
     deals, black, result = [], 0, L.UNDECIDED
     while result == L.UNDECIDED:
         j = len(deals)
-        batch._shuffled_deck(r, deck, rng, item_key(np.uint64(seed), match), j)
+        core.shuffled_deck(r, deck, rng, key, j)
         d = play_out(Deal(rules, deck[:r[L.R_DECK_N]].tolist()), lineup, seed, match, j,
                      (j + rotation) % n)
         deals.append(d)

@@ -21,11 +21,11 @@ import time
 import numpy as np
 from numba import njit
 
-from briscasim.batch import STREAMS_PER_DEAL, new_work
-from briscasim.engine.core import default_deck, start_deal, step
-from briscasim.engine.layout import (HAND_SIZE, PHASE_OVER, PUBLIC_LEN, R_DECK_N, S_HANDS,
-                                     S_PHASE, S_TURN, STATE_LEN)
-from briscasim.engine.rng import seed_stream, shuffle
+from briscasim.batch import new_work
+from briscasim.engine.core import shuffled_deck, start_deal, step
+from briscasim.engine.layout import (HAND_SIZE, PHASE_OVER, PUBLIC_LEN, S_HANDS, S_PHASE,
+                                     S_TURN, STATE_LEN)
+from briscasim.engine.rng import item_key
 from briscasim.rules import Rules
 from briscasim.strategies.random import random_strategy
 from briscasim.simulate import Lineup, play_chunk
@@ -35,9 +35,7 @@ from briscasim.simulate import Lineup, play_chunk
 def _shuffle_only(rules, deck, rng, seed, count):
     acc = 0
     for i in range(count):
-        seed_stream(rng, seed, i, STREAMS_PER_DEAL * 0)
-        default_deck(rules, deck)
-        shuffle(rng, deck, rules[R_DECK_N])
+        shuffled_deck(rules, deck, rng, item_key(seed, i), 0)
         acc += deck[0]
     return acc
 
@@ -46,9 +44,7 @@ def _shuffle_only(rules, deck, rng, seed, count):
 def _shuffle_start(rules, state, deck, rng, seed, count):
     acc = 0
     for i in range(count):
-        seed_stream(rng, seed, i, 0)
-        default_deck(rules, deck)
-        shuffle(rng, deck, rules[R_DECK_N])
+        shuffled_deck(rules, deck, rng, item_key(seed, i), 0)
         start_deal(rules, state, deck)
         acc += state[S_PHASE]
     return acc
@@ -58,9 +54,7 @@ def _shuffle_start(rules, state, deck, rng, seed, count):
 def _engine_loop(rules, state, deck, rng, seed, count, params):
     acc = 0
     for i in range(count):
-        seed_stream(rng, seed, i, 0)
-        default_deck(rules, deck)
-        shuffle(rng, deck, rules[R_DECK_N])
+        shuffled_deck(rules, deck, rng, item_key(seed, i), 0)
         start_deal(rules, state, deck)
         while state[S_PHASE] != PHASE_OVER:
             seat = state[S_TURN]

@@ -28,6 +28,7 @@ from .layout import (
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, STATE_LEN, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
     UNDECIDED,
 )
+from .rng import STREAMS_PER_DEAL, shuffle, substream_key
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
 # hand_slot's table: for each 3-bit mask of matching slots, 1 + the first one (0: none)
@@ -216,6 +217,16 @@ def default_deck(rules, out):
     """Write the unshuffled deck of these rules into ``out`` (jitted)."""
     for i in range(rules[R_DECK_N]):
         out[i] = rules[R_DECK + i]
+
+
+@njit(cache=True, _nrt=False)
+def shuffled_deck(rules, deck, rng, key, deal_no):
+    """Write the deck order of deal ``deal_no`` of the item whose
+    :func:`~briscasim.engine.rng.item_key` is ``key`` into ``deck``, drawing from its card
+    stream with the 1-element ``rng`` (jitted)."""
+    rng[0] = substream_key(key, STREAMS_PER_DEAL * deal_no)
+    default_deck(rules, deck)
+    shuffle(rng, deck, rules[R_DECK_N])
 
 
 # ---- swaps -----------------------------------------------------------------------------

@@ -8,6 +8,10 @@ threads, processes or chunking. A stream is a SplitMix64 generator whose whole s
 import numpy as np
 from numba import njit
 
+STREAMS_PER_DEAL = 64
+"""Stream numbers per deal of an item: deal ``j`` draws its cards from stream
+``STREAMS_PER_DEAL * j`` and its seats from the streams after it."""
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)

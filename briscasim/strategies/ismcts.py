@@ -229,6 +229,22 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng):
     return w
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _add_child(node, c, a, to_move, available, child, sibling, action, mover, visits, avail,
+               value):
+    """Make the free node ``c`` the child of ``node`` reached by ``a`` (played by
+    ``to_move``), available ``available`` times so far; return ``c``."""
+    action[c] = a
+    mover[c] = to_move
+    visits[c] = 0
+    avail[c] = available
+    value[c] = 0.0
+    child[c] = -1
+    sibling[c] = child[node]
+    child[node] = c
+    return c
+
+
 @njit(cache=True, _nrt=False)
 def search(rules, public, hand, seat, sig, params, rng, base, spec, world, before, legal,
            rewards, rollout_params, greedy_params, child, sibling, action, mover, visits, avail,
@@ -279,16 +295,9 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
                 if c < 0:
                     if n_nodes >= capacity:
                         break
-                    c = n_nodes
+                    c = _add_child(node, n_nodes, a, to_move, 0, child, sibling, action,
+                                   mover, visits, avail, value)
                     n_nodes += 1
-                    action[c] = a
-                    mover[c] = to_move
-                    visits[c] = 0
-                    avail[c] = 0
-                    value[c] = 0.0
-                    child[c] = -1
-                    sibling[c] = child[node]
-                    child[node] = c
                 node = c
                 depth += 1
                 path[depth] = node
@@ -311,16 +320,9 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
                 a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
                 step(rules, world, a)
                 if n_nodes < capacity:
-                    c = n_nodes
+                    c = _add_child(node, n_nodes, a, to_move, 1, child, sibling, action,
+                                   mover, visits, avail, value)
                     n_nodes += 1
-                    action[c] = a
-                    mover[c] = to_move
-                    visits[c] = 0
-                    avail[c] = 1
-                    value[c] = 0.0
-                    child[c] = -1
-                    sibling[c] = child[node]
-                    child[node] = c
                     depth += 1
                     path[depth] = c
                 break

@@ -26,7 +26,7 @@ from numba import njit, types
 
 from ..engine import core
 from ..engine import layout as L
-from ..engine.rng import seed_stream, shuffle
+from ..engine.rng import item_key, seed_stream
 from ..game import SeatView, action_code, parse_action
 from .api import SWAP_BY_PLAY, StrategyFunction
 from .dispatch import decide
@@ -79,9 +79,7 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
     legal = np.zeros(L.N_ACTIONS, np.int64)
     for i in range(count):
         item = first + i
-        seed_stream(card_rng, np.uint64(seed), item, 0)
-        core.default_deck(r, deck)
-        shuffle(card_rng, deck, r[L.R_DECK_N])
+        core.shuffled_deck(r, deck, card_rng, np.uint64(item_key(np.uint64(seed), item)), 0)
         for rot in range(rotations):
             py_rng = {}
             for s in range(n):
