@@ -7,7 +7,10 @@
 2. runner: ``briscasim.experiments.runner.run`` on the same chunks (play, Parquet files,
    manifest, progress bookkeeping), in-process;
 3. the commands, as a user types them: ``briscasim run SPEC`` then ``briscasim report DIR``
-   (new processes: interpreter start-up, numba cache load, charts included).
+   (new processes: interpreter start-up, numba cache load, charts included);
+4. CPU time of one chunk on one thread (``time.thread_time``, so other load on the machine
+   matters less than for the wall-clock figures): playing it, and what the runner adds
+   (the chunk file: table, Parquet, rename), best and median of ``20 * repeat`` writes.
 
 The spec is 2-player ``brisca-2``, random against random, ``deals`` deals. Each timing is the
 best of ``repeat``; run with a warm numba cache (the script warms it first). The machine's
@@ -42,6 +45,38 @@ def best(fn, repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - t)
     return min(times)
+
+
+def thread_times(fn, n: int) -> list[float]:
+    """CPU seconds of this thread for each of ``n`` calls of ``fn``."""
+    out = []
+    for _ in range(n):
+        t = time.thread_time()
+        fn()
+        out.append(time.thread_time() - t)
+    return out
+
+
+def chunk_cpu(spec, cell, lineup, bounds, out: Path, repeat: int):
+    """Milliseconds of CPU to play one chunk (best of ``repeat``) and to write it as the
+    runner does (best and median of ``20 * repeat``)."""
+    from briscasim.experiments.runner import CHUNK_DIR, TMP_DIR, _Finisher
+    from briscasim.simulate import play_chunk
+
+    b, first, count = bounds
+    resolved = spec.resolved()["cells"][0]
+    play = thread_times(lambda: play_chunk(cell.rules, lineup, spec.seed, first, count), repeat)
+    records = play_chunk(cell.rules, lineup, spec.seed, first, count)
+    (out / CHUNK_DIR).mkdir(parents=True)
+    (out / TMP_DIR).mkdir()
+    finish = _Finisher(out, resolved, cell.rules.side_of, 0, b, first, count, False)
+    write = []
+    for _ in range(20 * repeat):
+        for f in (out / CHUNK_DIR).iterdir():     # a run never replaces a chunk file
+            f.unlink()
+        write += thread_times(lambda: finish(records), 1)
+    write.sort()
+    return 1e3 * min(play), (1e3 * write[0], 1e3 * write[len(write) // 2])
 
 
 def main(argv=None):
@@ -98,6 +133,7 @@ def main(argv=None):
 
         cmd = min((commands() for _ in range(args.repeat)), key=sum)
         size = sum(f.stat().st_size for f in (tmp / "cli" / "chunks").iterdir())
+        play_ms, write_ms = chunk_cpu(spec, cell, lineup, chunks[0], tmp / "cpu", args.repeat)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -109,7 +145,11 @@ def main(argv=None):
                runner_overhead=round(t_run / t_raw - 1, 4),
                run_command_seconds=round(cmd[0], 3), report_command_seconds=round(cmd[1], 3),
                run_plus_report_seconds=round(sum(cmd), 3),
-               parquet_bytes_per_deal=round(size / args.deals, 2))
+               parquet_bytes_per_deal=round(size / args.deals, 2),
+               chunk_play_cpu_ms=round(play_ms, 2),
+               chunk_write_cpu_ms=round(write_ms[0], 2),
+               chunk_write_cpu_ms_median=round(write_ms[1], 2),
+               chunk_write_over_play=round(write_ms[0] / play_ms, 4))
     if args.json:
         print(json.dumps(res))
     else:

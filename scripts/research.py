@@ -39,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 from briscasim.engine import layout as L  # noqa: E402
 from briscasim.experiments import runner  # noqa: E402
 from briscasim.experiments.elo import fit_elo  # noqa: E402
-from briscasim.experiments.records import entry_rows  # noqa: E402
+from briscasim.experiments.records import (chunk_columns, chunk_meta, entry_rows,  # noqa: E402
+                                          read_chunk)
 from briscasim.experiments.report import markdown_table  # noqa: E402
 from briscasim.experiments.spec import Spec, parse_spec  # noqa: E402
 from briscasim.experiments.style import PALETTE, RC, save  # noqa: E402
@@ -83,9 +84,9 @@ class Run:
         """The records of one cell (all its chunk files, in deal order)."""
         files = sorted((self.path / runner.CHUNK_DIR).glob(f"cell{cell['id']:04d}-chunk*.parquet"))
         if columns is not None:       # chunk files hold only the cell's seats and sides
-            have = set(pq.read_schema(files[0]).names)
+            have = set(chunk_columns(chunk_meta(pq.read_schema(files[0]))))
             columns = [c for c in columns if c in have]
-        return pd.concat([pq.read_table(f, columns=columns).to_pandas() for f in files],
+        return pd.concat([read_chunk(f, columns).to_pandas() for f in files],
                          ignore_index=True)
 
     def long(self, cell: dict, rec: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -9,9 +9,13 @@ import time
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from briscasim.errors import UserError
+from briscasim.experiments import report
+from briscasim.experiments.records import (DEAL_FIELDS, _column_range, match_fields, read_chunk,
+                                          to_table)
 from briscasim.experiments.runner import run
 from briscasim.experiments.spec import load_spec
 from briscasim.rules import Rules
@@ -43,7 +47,7 @@ def spec_file(tmp_path, name="spec.toml", **kw):
 def read_chunks(path) -> pd.DataFrame:
     """Every chunk file of a results directory (cells of different sizes have different
     columns)."""
-    return pd.concat([pd.read_parquet(f) for f in sorted((path / "chunks").iterdir())],
+    return pd.concat([read_chunk(f).to_pandas() for f in sorted((path / "chunks").iterdir())],
                      ignore_index=True)
 
 
@@ -76,10 +80,85 @@ def test_records_are_play_chunk_records(tmp_path):
     assert np.array_equal(mine["winner"].to_numpy(), rec[:, 0])
     assert np.array_equal(mine[["points_0", "points_1"]].to_numpy(), rec[:, 14:16])
     assert (rec[:, 16:20] == 0).all()       # two sides: no columns for the others
+    # every record field, the ones stored once per chunk file included
+    fields = [name for name, i in DEAL_FIELDS][:16]
+    f = out / "chunks" / "cell0001-chunk000000.parquet"
+    assert read_chunk(f).column_names == (["cell", "deal", "rotation"]
+                                          + [f"entry_{s}" for s in range(4)] + fields)
+    assert np.array_equal(mine[fields].to_numpy(), rec[:, :16])
+    assert (mine[fields].dtypes == np.int16).all()
+    assert np.array_equal(mine["deal"].to_numpy(), np.repeat(np.arange(50), 2))
     # duplicate: both rotations of a deal have the same cards, seats swapped
     assert (mine["turned"].to_numpy()[::2] == mine["turned"].to_numpy()[1::2]).all()
     assert mine[["entry_0", "entry_1", "entry_2", "entry_3"]].iloc[1].tolist() == [1, 0, 1, 0]
     assert t[t["cell"] == 0]["entry_2"].isna().all()          # brisca-2 has two seats
+
+
+def test_chunk_files_store_only_what_varies(tmp_path):
+    out = run(load_spec(spec_file(tmp_path, deals=300, chunk=300)), tmp_path / "o",
+              progress=False)
+    f = out / "chunks" / "cell0000-chunk000000.parquet"
+    stored = pq.read_table(f)
+    whole = read_chunk(f)
+    assert stored.num_rows == whole.num_rows == 600
+    assert "winner" in stored.column_names and "points_0" in stored.column_names
+    assert not {"cell", "deal", "rotation", "entry_0"} & set(stored.column_names)
+    # brisca-2: no black hands, every card comes into play
+    assert not {"black_hand", "out_points"} & set(stored.column_names)
+    for name in whole.column_names[5:]:               # the record fields
+        col = whole.column(name).to_numpy()
+        assert (name in stored.column_names) == (name == "winner" or len(set(col)) > 1), name
+    # columns picked and ordered as asked, each read once
+    part = read_chunk(f, ["points_1", "deal", "black_hand"])
+    assert part.column_names == ["points_1", "deal", "black_hand"]
+    assert part.equals(whole.select(["points_1", "deal", "black_hand"]))
+    with pytest.raises(KeyError, match="points_2"):
+        read_chunk(f, ["points_2"])
+
+
+def test_match_records_round_trip(tmp_path):
+    rules = Rules.preset("brisca-2", match="deals 3")
+    rec = play_chunk(rules, Lineup.build(rules, ["random", "random:swap_prob=1"]), 4, 10, 30,
+                     2)
+    cell = dict(id=5, seating=[0, 1])
+    pq.write_table(to_table(cell, rec, 2, 2, 0, 10, 30), tmp_path / "m.parquet")
+    back = read_chunk(tmp_path / "m.parquet")
+    fields = back.column_names[5:]
+    assert back.column_names[:5] == ["cell", "deal", "rotation", "entry_0", "entry_1"]
+    index = dict(match_fields())
+    assert fields == [name for name in index if not name.endswith(("_2", "_3", "_4", "_5"))]
+    assert np.array_equal(np.stack([back.column(c).to_numpy() for c in fields], axis=1),
+                          rec[:, [index[c] for c in fields]])
+    assert back.column("winner").type == "int32"
+    assert back.column("cell").to_pylist() == [5] * 60
+    assert back.column("entry_0").to_pylist() == [0, 1] * 30
+
+
+def test_column_range_of_any_length():
+    rng = np.random.default_rng(1)
+    for n in (1, 63, 64, 65, 200, 1000):
+        rec = rng.integers(-5, 50, size=(n, 7), dtype=np.int32)
+        lo, hi = _column_range(rec)
+        assert np.array_equal(lo, rec.min(axis=0)) and np.array_equal(hi, rec.max(axis=0))
+
+
+def test_results_of_an_older_layout_are_refused(tmp_path):
+    spec = load_spec(spec_file(tmp_path, deals=40, chunk=40))
+    out = run(spec, tmp_path / "o", progress=False)
+    f = out / "chunks" / "cell0000-chunk000000.parquet"
+    pq.write_table(read_chunk(f), f)                  # every column, no layout metadata
+    with pytest.raises(ValueError, match="older briscasim: re-run"):
+        read_chunk(f)
+    with pytest.raises(UserError, match="chunk layout 1.*older briscasim: re-run"):
+        report.load(out)
+    m = json.loads((out / "manifest.json").read_text())
+    m["format_version"] = 1
+    (out / "manifest.json").write_text(json.dumps(m))
+    for attempt in (lambda: report.load(out),
+                    lambda: run(spec, out, resume=True, progress=False)):
+        with pytest.raises(UserError, match="older briscasim: re-run"):
+            attempt()
+    assert f.exists()
 
 
 def test_non_duplicate_lineup_plays_other_deals_per_seating(tmp_path):

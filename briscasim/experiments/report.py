@@ -36,13 +36,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
 from ..cards import card_code
 from ..errors import UserError
 from ..rules import Rules
 from ..stats import wilson_interval
-from .records import entry_rows, seat_entries
+from .records import entry_rows, read_chunk, seat_entries
 from .runner import CHUNK_DIR, chunk_name, read_manifest, scan_chunks
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -93,7 +92,7 @@ def load(path) -> Results:
                 + (_DEAL_COLUMNS if rules.match_kind == "deal" else []))
         for j in range(n):
             try:
-                frames.append(pq.read_table(files[(c, j)], columns=cols).to_pandas())
+                frames.append(read_chunk(files[(c, j)], cols).to_pandas())
             except Exception as e:
                 raise UserError(f"{files[(c, j)]}: damaged chunk file ({type(e).__name__}: "
                                 f"{e}); nothing was changed") from None

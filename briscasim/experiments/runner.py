@@ -3,7 +3,7 @@
 A results directory holds::
 
     manifest.json                       the resolved spec, versions, what is done
-    chunks/cell0003-chunk000012.parquet one file per finished chunk (records.py columns)
+    chunks/cell0003-chunk000012.parquet one file per finished chunk (records.py layout)
 
 Chunk ``j`` of a cell is a fixed range of deal indices (:func:`spec.chunk_bounds`), and the
 engine's per-deal random streams make its records depend only on the spec, so the results
@@ -32,17 +32,17 @@ import pyarrow.parquet as pq
 
 from ..errors import UserError
 from ..stats import wilson_interval
-from .records import entry_tally, seat_entries, to_table
+from .records import (PARQUET_OPTIONS, chunk_meta, entry_tally, read_chunk, restore,
+                      seat_entries, to_table)
 from .spec import Spec, chunk_bounds, n_chunks
 
 MANIFEST = "manifest.json"
 FORMAT = "briscasim-run"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: chunk files in the layout of :mod:`.records` (format 1 stored every column per deal)."""
 CHUNK_DIR = "chunks"
 TMP_DIR = ".tmp"
 CHUNK_NAME = re.compile(r"cell(\d{4,})-chunk(\d{6,})\.parquet\Z")
-PARQUET_OPTIONS = dict(compression="lz4", use_dictionary=False, write_statistics=False)
-"""Fast to write and read; the records are small integers, so files stay small anyway."""
 
 
 def chunk_name(cell: int, j: int) -> str:
@@ -83,9 +83,13 @@ def read_manifest(path: Path) -> dict:
         raise UserError(f"{m}: not a briscasim run manifest (format "
                         f"{data.get('format') if isinstance(data, dict) else None!r}); "
                         "nothing was changed")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise UserError(f"{m}: results format version {data.get('format_version')!r}; this "
-                        f"briscasim reads version {FORMAT_VERSION}")
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        older = isinstance(version, int) and version < FORMAT_VERSION
+        raise UserError(f"{m}: results format version {version!r}, this briscasim reads "
+                        f"version {FORMAT_VERSION} (written by "
+                        f"{'an older' if older else 'another'} briscasim: re-run the spec "
+                        "into a new directory); nothing was changed")
     for key in ("digest", "spec", "status"):
         if key not in data:
             raise UserError(f"{m}: corrupt manifest (no {key!r}); nothing was changed")
@@ -117,16 +121,23 @@ def scan_chunks(path: Path, manifest: dict, check_rows: bool = True) -> dict:
             raise UserError(f"{f}: chunk not in the plan of experiment "
                             f"{resolved['name']!r}; nothing was changed")
         if check_rows:
-            _, _, count = chunk_bounds(resolved, cells[c], j)
+            _, first, count = chunk_bounds(resolved, cells[c], j)
             want = count * cells[c]["rotations"]
             try:
-                rows = pq.read_metadata(f).num_rows
+                meta = pq.read_metadata(f)
             except Exception as e:
                 raise UserError(f"{f}: damaged chunk file ({type(e).__name__}: {e}); delete "
                                 "it and resume to play it again; nothing was changed") from None
-            if rows != want:
-                raise UserError(f"{f}: damaged chunk file ({rows} records, expected {want}); "
-                                "delete it and resume to play it again; nothing was changed")
+            try:
+                layout = chunk_meta(meta.schema.to_arrow_schema())
+            except ValueError as e:
+                raise UserError(f"{f}: {e}; nothing was changed") from None
+            got = (meta.num_rows, layout["cell"], layout["first"])
+            if got != (want, c, first):
+                raise UserError(f"{f}: damaged chunk file ({got[0]} records of cell {got[1]} "
+                                f"from deal {got[2]}, expected {want} of cell {c} from deal "
+                                f"{first}); delete it and resume to play it again; nothing "
+                                "was changed")
         found[(c, j)] = f
     return found
 
@@ -262,8 +273,8 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
     existing = scan_chunks(out, manifest)
     for (c, j), f in existing.items():
         side_of = rules_of[c].side_of
-        columns = ["rotation", "winner"] + [f"points_{t}" for t in range(len(set(side_of)))]
-        cells[c].done[j] = (entry_tally(cells[c].cell, side_of, pq.read_table(f, columns=columns))
+        cells[c].done[j] = (entry_tally(cells[c].cell, side_of,
+                                        read_chunk(f, _tally_columns(side_of)))
                             if target else None)
     for st in cells:
         if st.advance():
@@ -363,7 +374,14 @@ class _Finisher:
         tmp = self.out / TMP_DIR / f"{name}.{os.getpid()}-{threading.get_ident()}.tmp"
         pq.write_table(table, tmp, **PARQUET_OPTIONS)
         os.replace(tmp, self.out / CHUNK_DIR / name)
-        return entry_tally(self.cell, self.side_of, table) if self.target else None
+        if not self.target:
+            return None
+        return entry_tally(self.cell, self.side_of, restore(table, _tally_columns(self.side_of)))
+
+
+def _tally_columns(side_of) -> list[str]:
+    """The record columns :func:`entry_tally` reads."""
+    return ["rotation", "winner"] + [f"points_{t}" for t in range(len(set(side_of)))]
 
 
 def _bar(total: int, initial: int, show: bool):
