@@ -9,7 +9,9 @@ play needs.
 
 A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is played
 ``n_rot`` times with the same cards, rotation ``r`` seating lineup entry ``(s + r) % n`` at
-seat ``s``.
+seat ``s``. The kernels take the lineup first, as
+:meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, user_fn, search_fn``), then
+the rules vector.
 """
 import numpy as np
 from numba import njit, types
@@ -20,8 +22,9 @@ from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, PHASE_OVER,
                             S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
 from .engine.match import match_result
 from .engine.rng import STREAMS_PER_DEAL, item_key, substream_key
+from .jit import compiled
 from .strategies.api import StrategyFunction
-from .strategies.dispatch import decide_view
+from .strategies.dispatch import SearchFunction, decide_view
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -43,7 +46,8 @@ def _seat_views(state, rngs):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, deal_no, rot):
+def play_one(rules, kinds, params, user_fn, search_fn, state, views, deck, rngs, key, deal_no,
+             rot):
     """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
     action. ``views`` are :func:`_seat_views` of ``state`` and ``rngs``; ``key`` is the
     item's :func:`~briscasim.engine.rng.item_key` (jitted)."""
@@ -58,16 +62,19 @@ def play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, deal_
         entry = seat + rot
         if entry >= n:
             entry -= n
-        a = decide_view(kinds, params, user_fn, rules, state, public, hands[at(seat)], seat,
-                        entry, seat_rngs[at(seat)])
+        a = decide_view(kinds, params, user_fn, search_fn, rules, state, public,
+                        hands[at(seat)], seat, entry, seat_rngs[at(seat)])
         if step(rules, state, a) != 0:
             return False
     return True
 
 
-_SIG_COMMON = (types.int64[::1], types.int64[:, ::1], types.float64[:, :, ::1],
-               StrategyFunction, types.uint64, types.int64, types.int64, types.int64,
-               types.int32[:, ::1], types.int16[::1], types.int64[::1])
+KERNEL_SIGNATURE = types.int64(
+    types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction, SearchFunction,
+    types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.int32[:, ::1],
+    types.int16[::1], types.int64[::1])
+"""The signature of :func:`play_deals` and :func:`play_matches`, which compile on first use
+(:func:`kernel`)."""
 
 WORK_I16 = STATE_LEN + 48   # scratch: a state and a deck
 WORK_I64 = 2 * MAX_SIDES + 8  # scratch: match tallies and random streams
@@ -78,8 +85,9 @@ def new_work():
     return np.empty(WORK_I16, np.int16), np.empty(WORK_I64, np.int64)
 
 
-@njit(types.int64(*_SIG_COMMON), cache=True, nogil=True, _nrt=False)
-def play_deals(rules, kinds, params, user_fn, seed, first, count, n_rot, out, work16, work64):
+@njit(cache=True, nogil=True, _nrt=False)
+def play_deals(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
+               work16, work64):
     """Play deals ``first .. first + count - 1``, each in ``n_rot`` rotations, writing one
     ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``). Returns -1,
     or the first deal where a strategy chose an illegal action (jitted, releases the GIL)."""
@@ -93,16 +101,16 @@ def play_deals(rules, kinds, params, user_fn, seed, first, count, n_rot, out, wo
         key = item_key(seed, item)
         shuffled_deck(rules, deck, card_rng, key, 0)
         for r in range(n_rot):
-            if not play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key, 0,
-                            r):
+            if not play_one(rules, kinds, params, user_fn, search_fn, state, views, deck, rngs,
+                            key, 0, r):
                 return item
             write_record(rules, state, out[i * n_rot + r])
     return -1
 
 
-@njit(types.int64(*_SIG_COMMON), cache=True, nogil=True, _nrt=False)
-def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, work16,
-                 work64):
+@njit(cache=True, nogil=True, _nrt=False)
+def play_matches(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
+                 work16, work64):
     """Like :func:`play_deals` for matches: one ``M_*`` record per (match, rotation).
 
     In deal ``j`` of a match the deal has passed ``j`` times, so engine seat ``i`` is player
@@ -130,8 +138,8 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
                 shuffled_deck(rules, deck, card_rng, key, j)
                 # engine seat s is player (s + j) % n, who plays lineup entry (s + j + r) % n
                 shift = (j + r) % n
-                if not play_one(rules, kinds, params, user_fn, state, views, deck, rngs, key,
-                                j, shift):
+                if not play_one(rules, kinds, params, user_fn, search_fn, state, views, deck,
+                                rngs, key, j, shift):
                     return item
                 for s in range(n_sides):
                     # the engine side s holds seat s; its players' side is that of player s+j
@@ -152,3 +160,9 @@ def play_matches(rules, kinds, params, user_fn, seed, first, count, n_rot, out, 
                 out[row, M_DEALS_WON + s] = won[s]
                 out[row, M_POINTS + s] = points[s]
     return -1
+
+
+def kernel(match_kind: str):
+    """The batch kernel for ``match_kind`` (``"deal"``: :func:`play_deals`, else
+    :func:`play_matches`), compiled or loaded from the cache on first use."""
+    return compiled(play_deals if match_kind == "deal" else play_matches, KERNEL_SIGNATURE)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -50,33 +51,45 @@ def simulate_deals_per_second(spec: str, deals: int, workers: int, repeats: int 
                ["deals_per_second"] for rep in range(repeats))
 
 
-def _child(code: str, env: dict | None = None) -> tuple[float, str]:
-    """Run ``python -c code`` in a fresh interpreter; return (wall seconds, its stdout)."""
+def _child(code: str, env: dict | None = None) -> tuple[float, str, float]:
+    """Run ``python -c code`` in a fresh interpreter; return (wall seconds, its stdout, its
+    CPU seconds)."""
     t0 = time.perf_counter()
+    cpu0 = _children_cpu()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, **(env or {})})
     wall = time.perf_counter() - t0
+    cpu = _children_cpu() - cpu0
     if out.returncode != 0:
         tail = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise RuntimeError(f"benchmark child process failed: {tail}")
-    return wall, out.stdout
+    return wall, out.stdout, cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 _FIRST_DEALS = ("from briscasim.rules import Rules; from briscasim.simulate import simulate; "
                 "simulate(Rules.preset('brisca-2'), 'random', 1000, 1, workers=1)")
 
 
-def start_seconds(cold: bool = False) -> float:
-    """Seconds from starting a fresh ``python`` to 1,000 simulated deals done.
+def start_seconds(cold: bool = False) -> tuple[float, float]:
+    """Seconds from starting a fresh ``python`` to 1,000 simulated deals done: (wall, CPU).
 
     Warm: with the numba cache of this installation (what every run after the first sees).
-    Cold: with an empty temporary cache, so every kernel compiles (the first run).
+    Cold: with an empty temporary cache, so the kernels that run needs compile (the first
+    run). Compiling uses one core, so on a busy machine the CPU seconds are what the wall
+    time would be on an idle one.
     """
     if not cold:
         _child(_FIRST_DEALS)          # make sure the cache is filled
-        return _child(_FIRST_DEALS)[0]
-    with tempfile.TemporaryDirectory(prefix="briscasim-cold-") as d:
-        return _child(_FIRST_DEALS, {"NUMBA_CACHE_DIR": d})[0]
+        wall, _, cpu = _child(_FIRST_DEALS)
+    else:
+        with tempfile.TemporaryDirectory(prefix="briscasim-cold-") as d:
+            wall, _, cpu = _child(_FIRST_DEALS, {"NUMBA_CACHE_DIR": d})
+    return wall, cpu
 
 
 def peak_rss_mb(deals: int, workers: int | None = None) -> float:
@@ -124,10 +137,10 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
         if fig:
             out["ismcts_ms_per_move"] = fig.get("ms_per_move")
     say("start-up: warm cache")
-    out["warm_start_seconds"] = start_seconds(cold=False)
+    out["warm_start_seconds"] = start_seconds(cold=False)[0]
     if cold:
-        say("start-up: cold cache (compiles everything)")
-        out["cold_start_seconds"] = start_seconds(cold=True)
+        say("start-up: cold cache (compiles the kernels of a random run)")
+        out["cold_start_seconds"], out["cold_start_cpu_seconds"] = start_seconds(cold=True)
     say("peak memory against deals")
     out["peak_rss_mb"] = {str(n): peak_rss_mb(n) for n in memory_deals}
     return out
@@ -153,7 +166,8 @@ def format_bench(d: dict) -> str:
                      f"{rate(d['ismcts_iterations_per_second'])} iterations/s")
     lines.append(f"warm start (fresh python to 1,000 deals): {d['warm_start_seconds']:.1f} s")
     if "cold_start_seconds" in d:
-        lines.append(f"cold start (empty numba cache):           {d['cold_start_seconds']:.1f} s")
+        lines.append(f"cold start (empty numba cache):           {d['cold_start_seconds']:.1f} s "
+                     f"({d['cold_start_cpu_seconds']:.1f} s of CPU)")
     lines.append("peak RSS: " + ", ".join(f"{int(n):,} deals {mb:.0f} MB"
                                           for n, mb in d["peak_rss_mb"].items()))
     return "\n".join(lines)

@@ -15,7 +15,6 @@ import tomllib
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, types
 
 from . import batch
 from . import cards as C
@@ -27,27 +26,7 @@ from .errors import UserError
 from .game import Deal, IllegalAction, action_code
 from .rules import Rules, RulesError
 from .simulate import Lineup
-from .strategies.api import StrategyFunction
-from .strategies.dispatch import decide
-
-_DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction,
-                                types.int64[::1], types.int16[::1], types.int64, types.int64,
-                                types.uint64[::1])
-
-
-@njit(cache=True, _nrt=False)
-def _decide(kinds, params, user_fn, rules, state, seat, entry, rng):
-    """:func:`decide` with the user slot typed as in the batch kernels (jitted)."""
-    return decide(kinds, params, user_fn, rules, state, seat, entry, rng)
-
-
-def _decider():
-    """``_decide``, compiled (or loaded from the cache) on first use only, so that replaying a
-    typed-in deal never waits for the strategies to compile."""
-    if not _decide.signatures:
-        _decide.compile(_DECIDE_SIGNATURE)
-        _decide.disable_compile()
-    return _decide
+from .strategies.dispatch import decide_entry
 
 
 def deal_record(deal: Deal) -> np.ndarray:
@@ -74,16 +53,15 @@ def play_out(deal: Deal, lineup: Lineup, seed: int, item: int, deal_no: int, rot
     if protos:
         raise UserError(f"replay plays jitted strategies only; {protos[0]} is a prototype "
                         "(Python) strategy")
-    kinds, params, user = lineup.arrays()
-    decide_fn = _decider()
+    arrays = lineup.arrays()
     rngs = np.zeros(n, np.uint64)
     base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
         seed_stream(rngs[s:s + 1], np.uint64(seed), item, base + s)
     while not deal.over:
         seat = deal.turn
-        a = decide_fn(kinds, params, user, deal._r, deal.state, seat, (seat + rot) % n,
-                      rngs[seat:seat + 1])
+        a = decide_entry(arrays, deal._r, deal.state, seat, (seat + rot) % n,
+                         rngs[seat:seat + 1])
         try:
             deal.play(int(a))
         except IllegalAction as e:

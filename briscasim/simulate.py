@@ -23,6 +23,7 @@ from .errors import UserError
 from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
 from .strategies.api import KIND_USER, N_PARAMS
+from .strategies.dispatch import search_function
 from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
 
 
@@ -51,14 +52,15 @@ class Lineup:
         return [s.label for s in self.strategies]
 
     def arrays(self):
-        """``(kinds, params, user_fn)`` for the kernels."""
+        """``(kinds, params, user_fn, search_fn)`` for the kernels (the function slots of
+        :mod:`briscasim.strategies.dispatch`; a search strategy compiles here on first use)."""
         kinds = np.array([s.kinds for s in self.strategies], dtype=np.int64)
         params = np.zeros((len(self.strategies), 2, N_PARAMS))
         for i, s in enumerate(self.strategies):
             params[i] = s.params
         user = next((s.user_fn for s in self.strategies if s.kinds[0] == KIND_USER),
                     no_user_strategy)
-        return kinds, params, user
+        return kinds, params, user, search_function(kinds)
 
 
 def record_len(rules: Rules) -> int:
@@ -78,12 +80,10 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
         from .strategies.prototype import play_prototype_chunk
         return play_prototype_chunk(rules, lineup, seed, first, count, rotations)
     r = rules.to_array()
-    kinds, params, user = lineup.arrays()
     out = np.empty((count * rotations, record_len(rules)), np.int32)
     w16, w64 = work if work is not None else batch.new_work()
-    kernel = batch.play_deals if rules.match_kind == "deal" else batch.play_matches
-    bad = kernel(r, kinds, params, user, np.uint64(seed), first, count, rotations, out,
-                 w16, w64)
+    bad = batch.kernel(rules.match_kind)(*lineup.arrays(), r, np.uint64(seed), first, count,
+                                         rotations, out, w16, w64)
     if bad >= 0:
         raise StrategyError(f"a strategy in lineup {lineup.labels} chose an illegal action "
                             f"in deal {bad} (seed {seed})")

@@ -8,7 +8,7 @@ from briscasim.engine import layout as L
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
-from briscasim.strategies.prototype import decide_entry
+from briscasim.strategies.dispatch import decide_entry
 
 
 def crafted(preset: str, hands, turned: str, **overrides) -> Deal:
@@ -23,10 +23,9 @@ def crafted(preset: str, hands, turned: str, **overrides) -> Deal:
 def choice(deal: Deal, spec: str = "greedy") -> str:
     """The action ``spec`` takes for the seat to act in ``deal``, as a code."""
     rules = deal.rules
-    kinds, params, user = Lineup.build(rules, spec).arrays()
     seat = deal.turn
-    a = decide_entry(kinds, params, user, rules.to_array(), deal.state.copy(), seat, seat,
-                     np.zeros(1, np.uint64))
+    a = decide_entry(Lineup.build(rules, spec).arrays(), rules.to_array(), deal.state.copy(),
+                     seat, seat, np.zeros(1, np.uint64))
     return {L.ACTION_SWAP: "swap", L.ACTION_KEEP: "keep"}.get(a) or C.card_code(a)
 
 

@@ -18,7 +18,7 @@ from briscasim.engine import layout as L
 from briscasim.game import Deal
 from briscasim.rules import PRESETS, Rules
 from briscasim.simulate import Lineup, play_chunk
-from briscasim.strategies.prototype import decide_entry
+from briscasim.strategies.dispatch import decide_entry
 from briscasim.strategies.registry import REGISTRY
 
 HIDDEN_PRESETS = ("brisca-2", "brisca-3-hidden", "brisca-4-pairs-signals", "brisca-5-undrawn",
@@ -72,9 +72,7 @@ def _hidden_slots(r, state, seat):
 
 
 def _decide(r, arrays, state, seat, rng_word):
-    kinds, params, user = arrays
-    rng = np.array([rng_word], np.uint64)
-    return int(decide_entry(kinds, params, user, r, state, seat, seat, rng))
+    return decide_entry(arrays, r, state, seat, seat, np.array([rng_word], np.uint64))
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -16,7 +16,7 @@ from ..errors import UserError
 @click.option("--memory-deals", default="10000,100000,1000000", show_default=True,
               help="Deal counts for the peak-memory runs (comma separated).")
 @click.option("--cold", is_flag=True,
-              help="Also measure a cold start (fresh numba cache: compiles everything, ~1 min).")
+              help="Also measure a cold start (fresh numba cache: compiles what a random run needs).")
 @click.option("--no-ismcts", is_flag=True, help="Skip the ISMCTS measurement.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench(deals, greedy_deals, repeats, memory_deals, cold, no_ismcts, as_json):

@@ -1,10 +1,17 @@
-"""One cached dispatcher from a seat's strategy ids to its decision."""
-from numba import njit
+"""From a seat's strategy ids to its decision: one dispatcher for every caller.
+
+Random, greedy and the swap policies are compiled into the batch kernels. The search
+strategies (ISMCTS, PIMC, the omniscient reference) and a user strategy are reached through
+function slots, so the kernels compile without them and a run compiles a search strategy
+only when its lineup holds one (:func:`search_function`, :mod:`briscasim.jit`).
+"""
+from numba import njit, types
 
 from ..engine.core import at, signals
 from ..engine.layout import HAND_SIZE, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE
-from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM,
-                  SWAP_BY_PLAY)
+from ..jit import compiled
+from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER,
+                  SWAP_BY_PLAY, StrategyFunction)
 from .greedy import greedy_strategy
 from .ismcts import ismcts_strategy
 from .omniscient import omniscient_strategy
@@ -12,24 +19,66 @@ from .pimc import pimc_strategy
 from .random import random_strategy
 from .swap import swap_decision
 
+SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT)
+
+SEARCH_SIGNATURE = types.int64(
+    types.int64[::1],    # rules
+    types.int16[::1],    # the whole deal state (only the omniscient reference looks past
+                         # the seat's view)
+    types.int64,         # seat
+    types.int64,         # kind (KIND_ISMCTS, KIND_PIMC or KIND_OMNISCIENT)
+    types.int64,         # signals
+    types.float64[::1],  # params
+    types.uint64[::1],   # rng
+)
+SearchFunction = types.FunctionType(SEARCH_SIGNATURE)
+
+
+@njit(cache=True, _nrt=False)
+def search_decide(rules, state, seat, kind, sig, params, rng):
+    """The action of the search strategy ``kind`` (jitted; compiled on first use by
+    :func:`search_function`). ISMCTS and PIMC receive only the seat's view."""
+    if kind == KIND_OMNISCIENT:
+        return omniscient_strategy(rules, state, seat, params, rng)
+    public = state[:PUBLIC_LEN]
+    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    if kind == KIND_ISMCTS:
+        return ismcts_strategy(rules, public, hand, seat, sig, params, rng)
+    return pimc_strategy(rules, public, hand, seat, sig, params, rng)
+
+
+@njit(SEARCH_SIGNATURE, cache=True, _nrt=False)
+def no_search(rules, state, seat, kind, sig, params, rng):
+    """The search slot of a lineup without search strategies (never called)."""
+    return -1
+
+
+def search_function(kinds):
+    """The search slot for a lineup's ``kinds`` (``[entry, (play, swap)]``): the compiled
+    :func:`search_decide` if the lineup holds a search strategy, else :func:`no_search`."""
+    if any(int(k) in SEARCH_KINDS for k in kinds[:, 0]):
+        return compiled(search_decide, SEARCH_SIGNATURE)
+    return no_search
+
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide(kinds, params, user_fn, rules, state, seat, entry, rng):
+def decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
     """The action of ``seat``'s strategy in ``state`` (jitted).
 
     ``entry`` is the seat's place in the lineup: ``kinds[entry, 0]`` is its play strategy
     (``KIND_*``), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
-    ``params[entry, 1]`` their parameters.
-    ``user_fn`` is the user strategy (``KIND_USER``). Every strategy but the omniscient
-    reference receives only the seat's view: the public state and its own hand.
+    ``params[entry, 1]`` their parameters. ``user_fn`` is the user strategy (``KIND_USER``),
+    ``search_fn`` the search slot (:func:`search_function`). Every strategy but the
+    omniscient reference receives only the seat's view: the public state and its own hand.
     """
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-    return decide_view(kinds, params, user_fn, rules, state, state[:PUBLIC_LEN], hand, seat,
-                       entry, rng)
+    return decide_view(kinds, params, user_fn, search_fn, rules, state, state[:PUBLIC_LEN],
+                       hand, seat, entry, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_view(kinds, params, user_fn, rules, state, public, hand, seat, entry, rng):
+def decide_view(kinds, params, user_fn, search_fn, rules, state, public, hand, seat, entry,
+                rng):
     """:func:`decide` with the seat's view already cut: ``public`` is ``state[:PUBLIC_LEN]``
     and ``hand`` the seat's slots (the batch loop makes these views once per deal, not
     once per decision) (jitted)."""
@@ -43,10 +92,24 @@ def decide_view(kinds, params, user_fn, rules, state, public, hand, seat, entry,
         return random_strategy(rules, public, hand, seat, sig, p, rng)
     if kind == KIND_GREEDY:
         return greedy_strategy(rules, public, hand, seat, sig, p, rng)
-    if kind == KIND_ISMCTS:
-        return ismcts_strategy(rules, public, hand, seat, sig, p, rng)
-    if kind == KIND_PIMC:
-        return pimc_strategy(rules, public, hand, seat, sig, p, rng)
-    if kind == KIND_OMNISCIENT:
-        return omniscient_strategy(rules, state, seat, p, rng)
-    return user_fn(rules, public, hand, seat, sig, p, rng)
+    if kind == KIND_USER:
+        return user_fn(rules, public, hand, seat, sig, p, rng)
+    return search_fn(rules, state, seat, kind, sig, p, rng)
+
+
+DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction,
+                               SearchFunction, types.int64[::1], types.int16[::1], types.int64,
+                               types.int64, types.uint64[::1])
+
+
+@njit(cache=True, _nrt=False)
+def _decide_entry(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
+    return decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng)
+
+
+def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
+    """:func:`decide` called from Python: ``lineup_arrays`` is
+    :meth:`briscasim.simulate.Lineup.arrays`, ``rules`` the rules vector, ``state`` a deal
+    state, ``rng`` the seat's 1-element stream (advanced in place)."""
+    kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
+    return int(kernel(*lineup_arrays, rules, state, seat, entry, rng))

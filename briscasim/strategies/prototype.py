@@ -22,14 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, types
 
 from ..engine import core
 from ..engine import layout as L
 from ..engine.rng import item_key, seed_stream
 from ..game import SeatView, action_code, parse_action
-from .api import SWAP_BY_PLAY, StrategyFunction
-from .dispatch import decide
+from .api import SWAP_BY_PLAY
+from .dispatch import decide_entry
 from .params import StrategyError
 
 
@@ -51,15 +50,6 @@ class PrototypeView(SeatView):
         return [int(c) for c in self.public[L.S_TRICK:L.S_TRICK + self.public[L.S_TRICK_N]]]
 
 
-@njit(types.int64(types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction,
-                  types.int64[::1], types.int16[::1], types.int64, types.int64,
-                  types.uint64[::1]), cache=True, _nrt=False)
-def decide_entry(kinds, params, user_fn, rules, state, seat, entry, rng):
-    """:func:`~briscasim.strategies.dispatch.decide` with one fixed signature, for calls from
-    Python (jitted)."""
-    return decide(kinds, params, user_fn, rules, state, seat, entry, rng)
-
-
 def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
                          rotations: int = 1) -> np.ndarray:
     """Like :func:`briscasim.simulate.play_chunk` (single deals only), for lineups holding
@@ -69,7 +59,8 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
                             f"rules {rules.name} ask for matches")
     r = rules.to_array()
     n = rules.players
-    kinds, params, user = lineup.arrays()
+    arrays = lineup.arrays()
+    kinds = arrays[0]
     strategies = lineup.strategies
     out = np.empty((count * rotations, L.RECORD_LEN), np.int32)
     state = np.zeros(L.STATE_LEN, np.int16)
@@ -95,8 +86,7 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
                 k = core.legal_actions(r, state, legal)
                 if strategy.python_fn is None or (state[L.S_PHASE] == L.PHASE_SWAP and
                                                   kinds[entry, 1] != SWAP_BY_PLAY):
-                    a = decide_entry(kinds, params, user, r, state, seat, entry,
-                                     rngs[seat:seat + 1])
+                    a = decide_entry(arrays, r, state, seat, entry, rngs[seat:seat + 1])
                 else:
                     a = _ask(strategy, r, rules, state, seat, legal[:k], py_rng[seat])
                 if a not in legal[:k] or core.step(r, state, a) != 0:
