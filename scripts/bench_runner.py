@@ -13,8 +13,9 @@
    (the chunk file: table, Parquet, rename), best and median of ``20 * repeat`` writes.
 
 The spec is 2-player ``brisca-2``, random against random, ``deals`` deals. Each timing is the
-best of ``repeat``; run with a warm numba cache (the script warms it first). The machine's
-other load makes single timings noisy: compare the best of several.
+best of ``repeat`` (steps 1 and 2 take turns); run with a warm numba cache (the script warms it first). The machine's
+other load makes single timings noisy: compare the best of several. Steps 1 and 2 also give
+the CPU time of the whole process (``*_cpu_seconds``), which other load disturbs less.
 """
 from __future__ import annotations
 
@@ -38,13 +39,18 @@ preset = "brisca-2"
 """
 
 
-def best(fn, repeat: int) -> float:
-    times = []
+def best(fns, repeat: int) -> list[tuple[float, float]]:
+    """Per function of ``fns``: least wall-clock seconds and least CPU seconds (all threads
+    of this process) of ``repeat`` calls. The functions take turns, so a change in the
+    machine's other load hits them alike."""
+    wall, cpu = ([[] for _ in fns] for _ in range(2))
     for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for i, fn in enumerate(fns):
+            t, c = time.perf_counter(), time.process_time()
+            fn()
+            wall[i].append(time.perf_counter() - t)
+            cpu[i].append(time.process_time() - c)
+    return [(min(w), min(c)) for w, c in zip(wall, cpu)]
 
 
 def thread_times(fn, n: int) -> list[float]:
@@ -114,8 +120,7 @@ def main(argv=None):
             n[0] += 1
             run(spec, tmp / f"run{n[0]}", workers=args.workers, progress=False)
 
-        t_raw = best(raw, args.repeat)
-        t_run = best(runner, args.repeat)
+        (t_raw, cpu_raw), (t_run, cpu_run) = best([raw, runner], args.repeat)
         cli = [sys.executable, "-c", "from briscasim.cli.main import main; main()"]
 
         def commands():
@@ -143,6 +148,8 @@ def main(argv=None):
                runner_seconds=round(t_run, 3),
                runner_deals_per_second=round(args.deals / t_run),
                runner_overhead=round(t_run / t_raw - 1, 4),
+               raw_engine_cpu_seconds=round(cpu_raw, 3), runner_cpu_seconds=round(cpu_run, 3),
+               runner_cpu_overhead=round(cpu_run / cpu_raw - 1, 4),
                run_command_seconds=round(cmd[0], 3), report_command_seconds=round(cmd[1], 3),
                run_plus_report_seconds=round(sum(cmd), 3),
                parquet_bytes_per_deal=round(size / args.deals, 2),
