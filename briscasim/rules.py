@@ -278,8 +278,36 @@ class Rules:
         r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS] = np.asarray(strength)[ids % 12]
         r[L.R_CARD_SUIT:L.R_CARD_SUIT + L.N_CARD_IDS] = ids // 12
         r[L.R_CARD_FACE:L.R_CARD_FACE + L.N_CARD_IDS] = ids % 12
+        r[L.R_START_STATE:L.R_START_STATE + L.START_STATE_SLOTS] = self._start_state()
         r.setflags(write=False)
         return r
+
+    def _start_state(self) -> np.ndarray:
+        """The deal state before any card is dealt (what engine.core.start_deal copies before
+        dealing), packed four int16 to an int64 slot of the rules vector."""
+        s = np.zeros(4 * L.START_STATE_SLOTS, np.int16)
+        s[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS] = L.KNOWN_OUT
+        s[L.S_KNOWN + np.asarray(self.deck_ids)] = L.KNOWN_UNSEEN
+        s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.HAND_SIZE] = L.NO_CARD
+        s[L.S_TRICK:L.S_TRICK + L.MAX_PLAYERS] = L.NO_CARD
+        # face-down cards after the deal and the turned card; the undrawn ones stay at the end
+        m = len(self.deck_ids) - self.players * L.HAND_SIZE - 1
+        s[L.S_N_FACEDOWN] = m
+        if self.effective_leftover == "face_up":
+            # the face-up card and the last (undrawn - 1) face-down cards stay undrawn
+            s[L.S_FACEDOWN_TO_DRAW] = s[L.S_TO_DRAW] = m - (self.undrawn - 1)
+        else:
+            # hidden reading (or nothing left over): the last face-down cards stay unseen,
+            # the face-up card is still drawn last
+            s[L.S_FACEDOWN_TO_DRAW] = m - self.undrawn
+            s[L.S_TO_DRAW] = m - self.undrawn + 1
+        s[L.S_N_TRICKS] = self.cards_in_play // self.players
+        s[L.S_PHASE] = L.PHASE_PLAY
+        s[L.S_WINNER] = L.UNDECIDED
+        for f in (L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_SWAP7_SEAT, L.S_SWAP7_TRICK,
+                  L.S_SWAP7_CARD, L.S_SWAP2_SEAT, L.S_SWAP2_TRICK, L.S_SWAP2_CARD):
+            s[f] = -1
+        return s.view(np.int64)
 
     def to_array(self) -> np.ndarray:
         """The int64 rules vector the kernels take (a fresh copy)."""

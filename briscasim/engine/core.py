@@ -13,20 +13,19 @@ import numpy as np
 from numba import njit
 
 from .layout import (
-    ACTION_KEEP, ACTION_SWAP, DRAW, HAND_SIZE, KNOWN_FACE_UP, KNOWN_OUT, KNOWN_PLAYED,
-    KNOWN_UNSEEN, LEFTOVER_FACE_UP, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER,
-    PHASE_PLAY, PHASE_SWAP, R_BLACK_HAND, R_CARD_FACE, R_CARD_POINTS, R_CARD_STRENGTH,
-    R_CARD_SUIT, R_DECK, R_DECK_N, R_LEFTOVER, R_N_IN_PLAY, R_N_SIDES, R_N_UNDRAWN,
-    R_OBJECTIVE, R_PLAYERS, R_RESHUFFLE, R_SEVEN_FACES, R_SIDE, R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES,
-    REC_BLACK_HAND, REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD,
-    REC_SWAP2_DECLINED, REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED,
-    REC_SWAP7_SEAT, REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, S_BLACK_HAND,
-    S_DRAWN, S_FACE_UP, S_FACEDOWN_TO_DRAW, S_HANDS, S_KNOWN, S_LAST_WINNER, S_LAST_WON,
-    S_LEADER, S_N_FACEDOWN, S_N_TRICKS, S_PHASE, S_POINTS, S_STOCK, S_SWAP2_CARD,
+    ACTION_KEEP, ACTION_SWAP, DRAW, HAND_SIZE, KNOWN_FACE_UP, KNOWN_PLAYED, LEFTOVER_FACE_UP,
+    NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PHASE_SWAP, REC_BLACK_HAND,
+    REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD, REC_SWAP2_DECLINED,
+    REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED, REC_SWAP7_SEAT,
+    REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, R_BLACK_HAND, R_CARD_FACE,
+    R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_LEFTOVER, R_N_SIDES,
+    R_N_UNDRAWN, R_OBJECTIVE, R_PLAYERS, R_RESHUFFLE, R_SEVEN_FACES, R_SIDE, R_START_STATE,
+    R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES, START_STATE_SLOTS, STATE_LEN,
+    S_BLACK_HAND, S_DRAWN, S_FACEDOWN_TO_DRAW, S_FACE_UP, S_HANDS, S_KNOWN, S_LAST_WINNER,
+    S_LAST_WON, S_LEADER, S_N_FACEDOWN, S_N_TRICKS, S_PHASE, S_POINTS, S_STOCK, S_SWAP2_CARD,
     S_SWAP2_DECLINED, S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_DECLINED,
-    S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRICKS_WON,
-    S_TRUMP, S_TURN, S_TURNED, S_WINNER, STATE_LEN, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
-    UNDECIDED,
+    S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRICK_NO,
+    S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
 from .rng import STREAMS_PER_DEAL, shuffle, substream_key
 
@@ -141,32 +140,24 @@ def _end_by_black_hand(rules, state, seat):
 def start_deal(rules, state, deck):
     """Set up a deal from ``deck``: the ``R_DECK_N`` cards in play order, top first (jitted).
 
-    Deals three cards to each seat one at a time from seat 0, turns the next card face up
-    (with ``face_up_reshuffle``, an A or 3 goes back into the middle of the stock), and
-    checks for a black hand in dealing order.
+    Copies the rules vector's ``R_START_STATE`` (all that does not depend on the cards, worked
+    out once by :meth:`briscasim.rules.Rules.to_array`), deals three cards to each seat one at
+    a time from seat 0, turns the next card face up (with ``face_up_reshuffle``, an A or 3 goes
+    back into the middle of the stock), and checks for a black hand in dealing order.
     """
     n = rules[R_PLAYERS]
-    deck_n = rules[R_DECK_N]
+    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
     for i in range(STATE_LEN):
-        state[i] = 0
-    for c in range(N_CARD_IDS):
-        state[S_KNOWN + c] = KNOWN_OUT
-    for i in range(deck_n):
-        state[at(S_KNOWN + deck[i])] = KNOWN_UNSEEN
-    for i in range(6 * HAND_SIZE):
-        state[S_HANDS + i] = NO_CARD
-    for i in range(6):
-        state[S_TRICK + i] = NO_CARD
+        state[i] = start[i]
     pos = 0
     for r in range(HAND_SIZE):
         for s in range(n):
-            state[S_HANDS + s * HAND_SIZE + r] = deck[pos]
+            state[at(S_HANDS + s * HAND_SIZE + r)] = deck[at(pos)]
             pos += 1
-    turned = deck[pos]
-    m = deck_n - pos - 1
+    turned = deck[at(pos)]
+    m = state[S_N_FACEDOWN]
     for i in range(m):
-        state[S_STOCK + i] = deck[pos + 1 + i]
-    state[S_N_FACEDOWN] = m
+        state[at(S_STOCK + i)] = deck[at(pos + 1 + i)]
     if rules[R_RESHUFFLE] != 0:
         # RULES.md 10.6: the A or 3 goes back after floor(m/2) face-down cards, the top one
         # is turned; if every candidate is an A or 3, the last one turned stays.
@@ -185,27 +176,6 @@ def start_deal(rules, state, deck):
     state[S_FACE_UP] = turned
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
-    undrawn = rules[R_N_UNDRAWN]
-    if rules[R_LEFTOVER] == LEFTOVER_FACE_UP:
-        # the face-up card and the last (undrawn - 1) face-down cards stay undrawn
-        state[S_FACEDOWN_TO_DRAW] = m - (undrawn - 1)
-        state[S_TO_DRAW] = m - (undrawn - 1)
-    else:
-        # hidden reading (or nothing left over): the last face-down cards stay unseen,
-        # the face-up card is still drawn last
-        state[S_FACEDOWN_TO_DRAW] = m - undrawn
-        state[S_TO_DRAW] = m - undrawn + 1
-    state[S_N_TRICKS] = rules[R_N_IN_PLAY] // n
-    state[S_PHASE] = PHASE_PLAY
-    state[S_LAST_WINNER] = -1
-    state[S_WINNER] = UNDECIDED
-    state[S_BLACK_HAND] = -1
-    state[S_SWAP7_SEAT] = -1
-    state[S_SWAP7_TRICK] = -1
-    state[S_SWAP7_CARD] = NO_CARD
-    state[S_SWAP2_SEAT] = -1
-    state[S_SWAP2_TRICK] = -1
-    state[S_SWAP2_CARD] = NO_CARD
     for s in range(n):
         if _black_hand(rules, state, s):
             _end_by_black_hand(rules, state, s)
@@ -288,7 +258,8 @@ def _do_swap(rules, state, seat):
 def _draw_round(rules, state):
     """Everyone draws one card, the trick's winner first. Returns False if a black hand
     ended the deal."""
-    if state[S_TO_DRAW] == 0:
+    to_draw = state[S_TO_DRAW]
+    if to_draw == 0:
         return True
     n = rules[R_PLAYERS]
     black_hand = rules[R_BLACK_HAND] != 0
@@ -299,17 +270,20 @@ def _draw_round(rules, state):
         if drawn < facedown:
             card = state[at(S_STOCK + drawn)]
             drawn += 1
-            state[S_DRAWN] = drawn
         else:
             card = state[S_FACE_UP]
             state[at(S_KNOWN + card)] = seat
-        state[S_TO_DRAW] -= 1
+        to_draw -= 1
         _give(state, seat, card)
         if black_hand and _black_hand(rules, state, seat):
+            state[S_DRAWN] = drawn
+            state[S_TO_DRAW] = to_draw
             _end_by_black_hand(rules, state, seat)
             return False
         seat += 1
         seat = 0 if seat == n else seat
+    state[S_DRAWN] = drawn
+    state[S_TO_DRAW] = to_draw
     return True
 
 

@@ -42,7 +42,10 @@ R_CARD_POINTS = 98     # [48] points of each card
 R_CARD_STRENGTH = 146  # [48] strength of each card within its suit
 R_CARD_SUIT = 194      # [48] suit of each card
 R_CARD_FACE = 242      # [48] face of each card
-RULES_LEN = 290
+R_START_STATE = 290    # [START_STATE_SLOTS] the state of a deal before its cards are dealt
+#                        (STATE_LEN int16 packed four to a slot): start_deal copies it
+START_STATE_SLOTS = 41
+RULES_LEN = R_START_STATE + START_STATE_SLOTS
 
 LEFTOVER_NONE, LEFTOVER_REMOVE, LEFTOVER_FACE_UP, LEFTOVER_HIDDEN = 0, 1, 2, 3
 TIMING_BEFORE_DRAW, TIMING_AFTER_DRAW = 0, 1

@@ -20,6 +20,7 @@ dumps its most valuable card on a trick someone else takes, and when it must tak
 takes the fewest points, getting rid of its strongest card. A swap offer (when no swap
 policy is set) is accepted at once, except under ``fewest``. Deterministic: no randomness.
 """
+import numpy as np
 from numba import njit
 
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
@@ -66,14 +67,18 @@ _SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _keep_cost(rules, card, trump, trump_keep):
-    """What letting ``card`` go on a lost trick costs; ties go to the weaker card."""
+    """What letting ``card`` go on a lost trick costs; ties go to the weaker card.
+
+    The cost is a non-negative float64 returned as its bits (an int64): those order as the
+    values do, and integer selects compile without branches (which card is a trump is as
+    random as the deal).
+    """
     pts = card_points(rules, card)
     strength = card_strength(rules, card)
     face = card_face(rules, card)
-    # selects, not branches: whether a card is a trump is as random as the deal
-    plain = pts + 0.01 * strength
-    low_trump = trump_keep + pts + 0.01 * strength
-    high_trump = _HIGH_TRUMP_COST + strength
+    plain = np.float64(pts + 0.01 * strength).view(np.int64)
+    low_trump = np.float64(trump_keep + pts + 0.01 * strength).view(np.int64)
+    high_trump = np.float64(_HIGH_TRUMP_COST + strength).view(np.int64)
     trump_cost = high_trump if (face == _A) | (face == _THREE) else low_trump
     return trump_cost if card_suit(rules, card) == trump else plain
 
@@ -82,7 +87,7 @@ def _keep_cost(rules, card, trump, trump_keep):
 def _cheapest(rules, hand, trump, trump_keep):
     """The card of ``hand`` with the least keep cost."""
     best = NO_CARD
-    best_cost = 0.0
+    best_cost = 0
     for i in range(HAND_SIZE):
         c = hand[i]
         # an empty slot reads the tables at index -1: harmless, it is never taken
@@ -178,41 +183,41 @@ def _play_most(rules, public, hand, seat, signals, params):
     last = pos == n - 1
     backed = (not last and signals != 0
               and _partner_holds_top_trump(rules, public, hand, seat, signals, pos))
-    # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points
-    # (selects rather than branches where the outcome is as random as the deal; an empty
-    # slot reads the card tables at index -1, harmless as it is never taken)
+    # One pass over the hand finds both candidates (selects rather than branches where the
+    # outcome is as random as the deal; an empty slot reads the card tables at index -1,
+    # harmless as it is never taken):
+    # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
+    #    then the weakest card (100 * points - strength: strengths are below 100);
+    # 2. a trick worth a trump: the lowest trump that wins.
     check_threat = not last and not backed
+    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
+    low_table = table < params[P_HIGH_TRUMP_THRESHOLD]
     bank = NO_CARD
-    bank_pts = -1.0
+    bank_key = -1000
+    ruff = NO_CARD
+    ruff_strength = 1000
     for i in range(HAND_SIZE):
         c = hand[i]
+        valid = c != NO_CARD
         wins = beats(rules, c, best, trump)
-        ok = (c != NO_CARD) & (card_suit(rules, c) != trump) & (wins | partner_winning | backed)
-        if ok and check_threat:
+        is_trump = card_suit(rules, c) == trump
+        strength = card_strength(rules, c)
+        ok = valid & (not is_trump) & (wins | partner_winning | backed)
+        if check_threat and ok:
             ok = not _threatened(rules, public, hand, seat, pos, c if wins else best)
-        v = card_points(rules, c) - 0.01 * card_strength(rules, c)
-        take = ok & (v > bank_pts)
+        key = 100 * card_points(rules, c) - strength
+        take = ok & (key > bank_key)
         bank = c if take else bank
-        bank_pts = v if take else bank_pts
-    if bank != NO_CARD:
-        return bank
-    # 2. a trick worth a trump: the lowest trump that wins
-    if not partner_winning and table >= params[P_TRUMP_THRESHOLD]:
-        low_table = table < params[P_HIGH_TRUMP_THRESHOLD]
-        ruff = NO_CARD
-        for i in range(HAND_SIZE):
-            c = hand[i]
-            face = card_face(rules, c)
-            saved = ((face == _A) | (face == _THREE)) & low_table
-            ok = ((c != NO_CARD) & (card_suit(rules, c) == trump) & beats(rules, c, best, trump)
-                  & (not saved))
-            take = ok & ((ruff == NO_CARD)
-                         | (card_strength(rules, c) < card_strength(rules, ruff)))
-            ruff = c if take else ruff
-        if ruff != NO_CARD:
-            return ruff
-    # 3. not worth fighting for: the card of least keep cost
-    return _cheapest(rules, hand, trump, trump_keep)
+        bank_key = key if take else bank_key
+        face = card_face(rules, c)
+        saved = ((face == _A) | (face == _THREE)) & low_table
+        take = valid & is_trump & wins & (not saved) & fight & (strength < ruff_strength)
+        ruff = c if take else ruff
+        ruff_strength = strength if take else ruff_strength
+    # 3. not worth fighting for: the card of least keep cost (all three are worked out and
+    # the first that applies is selected: which one applies is as random as the deal)
+    cheapest = _cheapest(rules, hand, trump, trump_keep)
+    return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
 
 
 @njit(cache=True, _nrt=False, inline="always")
