@@ -58,7 +58,7 @@ import time
 import numpy as np
 from numba import njit
 
-from ..engine.core import legal_actions, signals, step
+from ..engine.core import legal_actions, signals
 from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
                              R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
@@ -73,10 +73,12 @@ from .pimc import CHOOSE_AVERAGE, only_card, search_worlds
 from .random import random_strategy
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, monotonic_ns, release, take, view
+from .solver import play
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON) = range(11)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
+GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
 
@@ -191,7 +193,7 @@ def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng):
     ``own_epsilon`` for the seats of ``side`` and ``epsilon`` for the others (jitted)."""
     while state[S_PHASE] != PHASE_OVER:
         eps = own_epsilon if rules[R_SIDE + state[S_TURN]] == side else epsilon
-        step(rules, state, policy_move(rules, state, policy, eps, params, rng))
+        play(rules, state, policy_move(rules, state, policy, eps, params, rng))
 
 
 @njit(cache=True, _nrt=False)
@@ -224,7 +226,7 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng):
         before[S_TURN] = s
         for q in range(p, world[S_TRICK_N]):
             before[S_KNOWN + world[S_TRICK + q]] = KNOWN_UNSEEN
-        if policy_move(rules, before, ROLLOUT_GREEDY, 0.0, greedy_params, rng) != card:
+        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng) != card:
             w *= infer
     return w
 
@@ -287,8 +289,8 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
             to_move = world[S_TURN]
             if others and to_move != seat:
                 # another seat moves greedily on its sampled hand: follow (or add) the child
-                a = policy_move(rules, world, ROLLOUT_GREEDY, others_eps, greedy_params, rng)
-                step(rules, world, a)
+                a = policy_move(rules, world, GREEDY, others_eps, greedy_params, rng)
+                play(rules, world, a)
                 c = child[node]
                 while c >= 0 and action[c] != a:
                     c = sibling[c]
@@ -318,7 +320,7 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
                     n_untried += 1
             if n_untried > 0:
                 a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
-                step(rules, world, a)
+                play(rules, world, a)
                 if n_nodes < capacity:
                     c = _add_child(node, n_nodes, a, to_move, 1, child, sibling, action,
                                    mover, visits, avail, value)
@@ -337,7 +339,7 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
                         best_score = score
                         best = c
                 c = sibling[c]
-            step(rules, world, action[best])
+            play(rules, world, np.int64(action[best]))
             node = best
             depth += 1
             path[depth] = node

@@ -1,7 +1,7 @@
 """Alpha-beta search of a fully known deal: the exact endgame solver and its depth-limited form.
 
 The search sees a complete engine state (a sampled world, or the true state for the
-omniscient reference) and plays it with :func:`briscasim.engine.core.step` on copies kept in
+omniscient reference) and plays it with :func:`play` (the engine's ``step``) on copies kept in
 a fixed-size stack of states, one per ply. Sides other than the searcher's are assumed to
 play together against it ("paranoid" search); with two sides that is plain minimax, exact
 for 2-player Brisca once the stock is empty (every card is then known to both players).
@@ -24,6 +24,16 @@ WIN = 1000.0
 MAX_PLY = 112        # plies in a deal: at most 48 cards and a swap answer per trick
 LEGAL_STRIDE = 4     # legal actions per ply (3 cards, or swap / keep)
 NO_HORIZON = 1 << 30
+
+
+@njit(cache=True, _nrt=False)
+def play(rules, state, action):
+    """:func:`~briscasim.engine.core.step`, as a plain call: what the search strategies use.
+
+    ``step`` is inlined into its caller at compile time, which costs seconds of compile time
+    per call site; the batch kernels need that, a search spending microseconds per move does
+    not (jitted)."""
+    return step(rules, state, action)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -116,7 +126,7 @@ def alphabeta(rules, stack, legal, fwork, iwork, side, horizon):
         # descend into the next action of this ply
         child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
         copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
-        step(rules, child, legal[ply * LEGAL_STRIDE + nxt[ply]])
+        play(rules, child, legal[ply * LEGAL_STRIDE + nxt[ply]])
         nxt[ply] += 1
         alpha[ply + 1] = alpha[ply]
         beta[ply + 1] = beta[ply]
@@ -139,6 +149,6 @@ def root_values(rules, state, side, horizon, exact_plies, stack, legal, fwork, i
     root = stack[:STATE_LEN]
     for i in range(k):
         copy_state(root, state)
-        step(rules, root, actions[i])
+        play(rules, root, actions[i])
         values[i] = alphabeta(rules, stack, legal, fwork, iwork, side, h - 1)
     return k
