@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import json
 import math
 import re
 import shutil
@@ -117,14 +118,26 @@ def load_spec(name: str, quick: bool) -> Spec:
     return parse_spec(data, str(path.relative_to(ROOT)))
 
 
+def _older_run(out: Path) -> bool:
+    """True if ``out`` holds a run in an older results format (its chunks cannot be read)."""
+    try:
+        data = json.loads((out / runner.MANIFEST).read_text())
+        version = data["format_version"]
+        return data["format"] == runner.FORMAT and version < runner.FORMAT_VERSION
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
 def run_spec(name: str, args) -> Run:
     spec = load_spec(name, args.quick)
     out = args.runs / spec.name
     if out.exists():
-        old = runner.read_manifest(out)      # refuses anything that is not a run
-        if args.fresh or old["digest"] != spec.digest():
-            print(f"[research] {out}: {'--fresh' if args.fresh else 'the spec changed'}; "
-                  "playing it again", file=sys.stderr)
+        older = _older_run(out)
+        old = None if older else runner.read_manifest(out)   # refuses anything not a run
+        if older or args.fresh or old["digest"] != spec.digest():
+            why = ("written by an older briscasim" if older else
+                   "--fresh" if args.fresh else "the spec changed")
+            print(f"[research] {out}: {why}; playing it again", file=sys.stderr)
             shutil.rmtree(out)
         elif old.get("versions", {}).get("engine_sources") != \
                 runner.versions()["engine_sources"]:
