@@ -102,6 +102,15 @@ class SeatView:
         return seen | set(self.hand_cards)
 
 
+def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.ndarray:
+    """The cards, in play order, of deal ``deal_no`` of item ``item`` (a deal, or a match)
+    under ``seed``, as the batch kernels deal them; ``r`` is the rules vector."""
+    deck = np.zeros(L.N_CARD_IDS, np.int16)
+    key = np.uint64(item_key(np.uint64(seed), item))   # a Python int would be typed int64
+    core.shuffled_deck(r, deck, np.zeros(1, np.uint64), key, deal_no)
+    return deck[:r[L.R_DECK_N]]
+
+
 class Deal:
     """One deal under ``rules``, stepped one action at a time."""
 
@@ -139,11 +148,7 @@ class Deal:
     @classmethod
     def from_seed(cls, rules: Rules, seed: int, deal_index: int = 0) -> "Deal":
         """The deal that batch simulation plays as deal ``deal_index`` under ``seed``."""
-        r = rules.to_array()
-        deck = np.zeros(L.N_CARD_IDS, np.int16)
-        rng = np.zeros(1, np.uint64)
-        core.shuffled_deck(r, deck, rng, np.uint64(item_key(np.uint64(seed), deal_index)), 0)
-        return cls(rules, deck[: r[L.R_DECK_N]].tolist())
+        return cls(rules, seeded_deck(rules.to_array(), seed, deal_index).tolist())
 
     # ---- state ------------------------------------------------------------------------
     @property

@@ -21,9 +21,9 @@ from . import cards as C
 from .engine import core
 from .engine import layout as L
 from .engine.match import match_result
-from .engine.rng import STREAMS_PER_DEAL, item_key, seed_stream
+from .engine.rng import STREAMS_PER_DEAL, seed_stream
 from .errors import UserError
-from .game import Deal, IllegalAction, action_code
+from .game import Deal, IllegalAction, action_code, seeded_deck
 from .rules import Rules, RulesError
 from .simulate import Lineup
 from .strategies.dispatch import decide_entry
@@ -109,15 +109,11 @@ def replay_match(rules: Rules, specs, seed: int, match: int, rotation: int = 0) 
     n, n_sides = rules.players, len(rules.sides)
     won = np.zeros(L.MAX_SIDES, np.int64)
     points = np.zeros(L.MAX_SIDES, np.int64)
-    deck = np.zeros(L.N_CARD_IDS, np.int16)
-    rng = np.zeros(1, np.uint64)
-    key = np.uint64(item_key(np.uint64(seed), match))  # a Python int would be typed int64
     deals, black, result = [], 0, L.UNDECIDED
     while result == L.UNDECIDED:
         j = len(deals)
-        core.shuffled_deck(r, deck, rng, key, j)
-        d = play_out(Deal(rules, deck[:r[L.R_DECK_N]].tolist()), lineup, seed, match, j,
-                     (j + rotation) % n)
+        d = play_out(Deal(rules, seeded_deck(r, seed, match, j).tolist()), lineup, seed, match,
+                     j, (j + rotation) % n)
         deals.append(d)
         for s in range(n_sides):
             points[rules.side_of[(s + j) % n]] += d.state[L.S_POINTS + s]

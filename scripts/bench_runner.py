@@ -13,8 +13,9 @@
    (the chunk file: table, Parquet, rename), best and median of ``20 * repeat`` writes.
 
 The spec is 2-player ``brisca-2``, random against random, ``deals`` deals. Each timing is the
-best of ``repeat`` (steps 1 and 2 take turns); run with a warm numba cache (the script warms it first). The machine's
-other load makes single timings noisy: compare the best of several. Steps 1 and 2 also give
+best of ``repeat`` (steps 1 and 2 take turns); run with a warm numba cache (the script
+warms it first). The machine's other load makes single timings noisy: compare the best of
+several. Steps 1 and 2 also give
 the CPU time of the whole process (``*_cpu_seconds``), which other load disturbs less.
 """
 from __future__ import annotations

@@ -44,8 +44,6 @@ R_CARD_SUIT = 194      # [48] suit of each card
 R_CARD_FACE = 242      # [48] face of each card
 R_START_STATE = 290    # [START_STATE_SLOTS] the state of a deal before its cards are dealt
 #                        (STATE_LEN int16 packed four to a slot): start_deal copies it
-START_STATE_SLOTS = 41
-RULES_LEN = R_START_STATE + START_STATE_SLOTS
 
 LEFTOVER_NONE, LEFTOVER_REMOVE, LEFTOVER_FACE_UP, LEFTOVER_HIDDEN = 0, 1, 2, 3
 TIMING_BEFORE_DRAW, TIMING_AFTER_DRAW = 0, 1
@@ -89,6 +87,9 @@ S_HANDS = 95           # [6 x 3] hands, NO_CARD in empty slots
 S_STOCK = 113          # [48] face-down stock, top first (the turned card is not in it)
 S_N_FACEDOWN = 161     # face-down cards in S_STOCK (drawable and undrawn)
 STATE_LEN = 162
+
+START_STATE_SLOTS = (STATE_LEN + 3) // 4   # R_START_STATE's int64 slots
+RULES_LEN = R_START_STATE + START_STATE_SLOTS
 
 PHASE_PLAY, PHASE_SWAP, PHASE_OVER = 0, 1, 2
 UNDECIDED = -2

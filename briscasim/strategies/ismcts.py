@@ -73,7 +73,7 @@ from .pimc import CHOOSE_AVERAGE, only_card, search_worlds
 from .random import random_strategy
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import play
+from .solver import copy_state, play
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON) = range(11)
@@ -214,8 +214,7 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng):
         s -= n if s >= n else 0
         if s == seat:
             continue
-        for i in range(STATE_LEN):
-            before[i] = world[i]
+        copy_state(before, world)
         card = world[S_TRICK + p]
         h = S_HANDS + s * HAND_SIZE
         for i in range(HAND_SIZE):

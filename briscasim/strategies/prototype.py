@@ -25,8 +25,8 @@ import numpy as np
 
 from ..engine import core
 from ..engine import layout as L
-from ..engine.rng import item_key, seed_stream
-from ..game import SeatView, action_code, parse_action
+from ..engine.rng import seed_stream
+from ..game import SeatView, action_code, parse_action, seeded_deck
 from .api import SWAP_BY_PLAY
 from .dispatch import decide_entry
 from .params import StrategyError
@@ -64,13 +64,11 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
     strategies = lineup.strategies
     out = np.empty((count * rotations, L.RECORD_LEN), np.int32)
     state = np.zeros(L.STATE_LEN, np.int16)
-    deck = np.zeros(L.N_CARD_IDS, np.int16)
-    card_rng = np.zeros(1, np.uint64)
     rngs = np.zeros(n, np.uint64)
     legal = np.zeros(L.N_ACTIONS, np.int64)
     for i in range(count):
         item = first + i
-        core.shuffled_deck(r, deck, card_rng, np.uint64(item_key(np.uint64(seed), item)), 0)
+        deck = seeded_deck(r, seed, item)
         for rot in range(rotations):
             py_rng = {}
             for s in range(n):
