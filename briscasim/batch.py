@@ -12,7 +12,12 @@ A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is pl
 seat ``s``. The kernels take the lineup first, as
 :meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, user_fn, search_fn``), then
 the rules vector.
+
+Each kernel is compiled per lineup shape (:func:`~briscasim.strategies.dispatch.lineup_shape`:
+the strategy kinds the lineup holds) when a run first needs it: :func:`kernel`.
 """
+import threading
+
 import numpy as np
 from numba import njit, types
 
@@ -46,11 +51,12 @@ def _seat_views(state, rngs):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_one(rules, kinds, params, user_fn, search_fn, state, views, deck, rngs, key, deal_no,
-             rot):
+def play_one(shape, rules, kinds, params, user_fn, search_fn, state, views, deck, rngs, key,
+             deal_no, rot):
     """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
-    action. ``views`` are :func:`_seat_views` of ``state`` and ``rngs``; ``key`` is the
-    item's :func:`~briscasim.engine.rng.item_key` (jitted)."""
+    action. ``shape`` is the lineup's shape (a constant), ``views`` are :func:`_seat_views`
+    of ``state`` and ``rngs``; ``key`` is the item's
+    :func:`~briscasim.engine.rng.item_key` (jitted)."""
     n = rules[R_PLAYERS]
     base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
@@ -62,7 +68,7 @@ def play_one(rules, kinds, params, user_fn, search_fn, state, views, deck, rngs,
         entry = seat + rot
         if entry >= n:
             entry -= n
-        a = decide_view(kinds, params, user_fn, search_fn, rules, state, public,
+        a = decide_view(shape, kinds, params, user_fn, search_fn, rules, state, public,
                         hands[at(seat)], seat, entry, seat_rngs[at(seat)])
         if step(rules, state, a) != 0:
             return False
@@ -73,96 +79,119 @@ KERNEL_SIGNATURE = types.int64(
     types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction, SearchFunction,
     types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.int32[:, ::1],
     types.int16[::1], types.int64[::1])
-"""The signature of :func:`play_deals` and :func:`play_matches`, which compile on first use
-(:func:`kernel`)."""
+"""The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
+compile on first use (:func:`kernel`)."""
 
 WORK_I16 = STATE_LEN + 48   # scratch: a state and a deck
 WORK_I64 = 2 * MAX_SIDES + 8  # scratch: match tallies and random streams
 
 
 def new_work():
-    """Scratch arrays for one thread running :func:`play_deals` / :func:`play_matches`."""
+    """Scratch arrays for one thread running a batch kernel."""
     return np.empty(WORK_I16, np.int16), np.empty(WORK_I64, np.int64)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def play_deals(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
-               work16, work64):
-    """Play deals ``first .. first + count - 1``, each in ``n_rot`` rotations, writing one
-    ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``). Returns -1,
-    or the first deal where a strategy chose an illegal action (jitted, releases the GIL)."""
-    state = work16[:STATE_LEN]
-    deck = work16[STATE_LEN:]
-    rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
-    card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
-    views = _seat_views(state, rngs)
-    for i in range(count):
-        item = first + i
-        key = item_key(seed, item)
-        shuffled_deck(rules, deck, card_rng, key, 0)
-        for r in range(n_rot):
-            if not play_one(rules, kinds, params, user_fn, search_fn, state, views, deck, rngs,
-                            key, 0, r):
-                return item
-            write_record(rules, state, out[i * n_rot + r])
-    return -1
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_matches(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
-                 work16, work64):
-    """Like :func:`play_deals` for matches: one ``M_*`` record per (match, rotation).
-
-    In deal ``j`` of a match the deal has passed ``j`` times, so engine seat ``i`` is player
-    ``(i + j) % n``; sides in the record are the players' sides (jitted, releases the GIL).
-    """
-    n = rules[R_PLAYERS]
-    n_sides = rules[R_N_SIDES]
-    state = work16[:STATE_LEN]
-    deck = work16[STATE_LEN:]
-    won = work64[:MAX_SIDES]
-    points = work64[MAX_SIDES:2 * MAX_SIDES]
-    rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
-    card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
-    views = _seat_views(state, rngs)
-    for i in range(count):
-        item = first + i
-        key = item_key(seed, item)
-        for r in range(n_rot):
-            won[:] = 0
-            points[:] = 0
-            black = 0
-            j = 0
-            result = UNDECIDED
-            while result == UNDECIDED:
-                shuffled_deck(rules, deck, card_rng, key, j)
-                # engine seat s is player (s + j) % n, who plays lineup entry (s + j + r) % n
-                shift = (j + r) % n
-                if not play_one(rules, kinds, params, user_fn, search_fn, state, views, deck,
-                                rngs, key, j, shift):
+def deals_kernel(shape: int):
+    """The single-deal kernel ``play_deals`` for lineups of ``shape`` (not compiled yet)."""
+    @njit(cache=True, nogil=True, _nrt=False)
+    def play_deals(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
+                   work16, work64):
+        """Play deals ``first .. first + count - 1``, each in ``n_rot`` rotations, writing
+        one ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``).
+        Returns -1, or the first deal where a strategy chose an illegal action (jitted,
+        releases the GIL)."""
+        state = work16[:STATE_LEN]
+        deck = work16[STATE_LEN:]
+        rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
+        card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+        views = _seat_views(state, rngs)
+        for i in range(count):
+            item = first + i
+            key = item_key(seed, item)
+            shuffled_deck(rules, deck, card_rng, key, 0)
+            for r in range(n_rot):
+                if not play_one(shape, rules, kinds, params, user_fn, search_fn, state, views,
+                                deck, rngs, key, 0, r):
                     return item
-                for s in range(n_sides):
-                    # the engine side s holds seat s; its players' side is that of player s+j
-                    phys = rules[R_SIDE + (s + j) % n]
-                    points[phys] += state[S_POINTS + s]
-                w = state[S_WINNER]
-                if w != DRAW:
-                    won[rules[R_SIDE + (w + j) % n]] += 1
-                if state[S_BLACK_HAND] >= 0:
-                    black += 1
-                j += 1
-                result = match_result(rules, j, won, points)
-            row = i * n_rot + r
-            out[row, M_WINNER] = result
-            out[row, M_DEALS] = j
-            out[row, M_BLACK_HANDS] = black
-            for s in range(MAX_SIDES):
-                out[row, M_DEALS_WON + s] = won[s]
-                out[row, M_POINTS + s] = points[s]
-    return -1
+                write_record(rules, state, out[i * n_rot + r])
+        return -1
+
+    return play_deals
 
 
-def kernel(match_kind: str):
-    """The batch kernel for ``match_kind`` (``"deal"``: :func:`play_deals`, else
-    :func:`play_matches`), compiled or loaded from the cache on first use."""
-    return compiled(play_deals if match_kind == "deal" else play_matches, KERNEL_SIGNATURE)
+def matches_kernel(shape: int):
+    """The match kernel ``play_matches`` for lineups of ``shape`` (not compiled yet)."""
+    @njit(cache=True, nogil=True, _nrt=False)
+    def play_matches(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
+                     work16, work64):
+        """Like ``play_deals`` for matches: one ``M_*`` record per (match, rotation).
+
+        In deal ``j`` of a match the deal has passed ``j`` times, so engine seat ``i`` is
+        player ``(i + j) % n``; sides in the record are the players' sides (jitted, releases
+        the GIL).
+        """
+        n = rules[R_PLAYERS]
+        n_sides = rules[R_N_SIDES]
+        state = work16[:STATE_LEN]
+        deck = work16[STATE_LEN:]
+        won = work64[:MAX_SIDES]
+        points = work64[MAX_SIDES:2 * MAX_SIDES]
+        rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
+        card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+        views = _seat_views(state, rngs)
+        for i in range(count):
+            item = first + i
+            key = item_key(seed, item)
+            for r in range(n_rot):
+                won[:] = 0
+                points[:] = 0
+                black = 0
+                j = 0
+                result = UNDECIDED
+                while result == UNDECIDED:
+                    shuffled_deck(rules, deck, card_rng, key, j)
+                    # engine seat s is player (s + j) % n, who plays entry (s + j + r) % n
+                    shift = (j + r) % n
+                    if not play_one(shape, rules, kinds, params, user_fn, search_fn, state,
+                                    views, deck, rngs, key, j, shift):
+                        return item
+                    for s in range(n_sides):
+                        # engine side s holds seat s; its players' side is that of player s+j
+                        phys = rules[R_SIDE + (s + j) % n]
+                        points[phys] += state[S_POINTS + s]
+                    w = state[S_WINNER]
+                    if w != DRAW:
+                        won[rules[R_SIDE + (w + j) % n]] += 1
+                    if state[S_BLACK_HAND] >= 0:
+                        black += 1
+                    j += 1
+                    result = match_result(rules, j, won, points)
+                row = i * n_rot + r
+                out[row, M_WINNER] = result
+                out[row, M_DEALS] = j
+                out[row, M_BLACK_HANDS] = black
+                for s in range(MAX_SIDES):
+                    out[row, M_DEALS_WON + s] = won[s]
+                    out[row, M_POINTS + s] = points[s]
+        return -1
+
+    return play_matches
+
+
+_KERNELS = {}
+_KERNELS_LOCK = threading.Lock()
+
+
+def kernel(match_kind: str, shape: int):
+    """The batch kernel for ``match_kind`` (``"deal"``: single deals, else matches) and lineups
+    of ``shape``, compiled or loaded from the numba cache on its first use."""
+    with _KERNELS_LOCK:
+        key = (match_kind == "deal", shape)
+        if key not in _KERNELS:
+            _KERNELS[key] = (deals_kernel if key[0] else matches_kernel)(shape)
+    return compiled(_KERNELS[key], KERNEL_SIGNATURE)
+
+
+def compiled_kernels() -> list[tuple[str, int]]:
+    """The ``(match kind, shape)`` of every kernel this process has asked for, sorted."""
+    return sorted(("deal" if d else "match", shape) for d, shape in _KERNELS)

@@ -23,7 +23,7 @@ from .errors import UserError
 from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
 from .strategies.api import KIND_USER, N_PARAMS
-from .strategies.dispatch import search_function
+from .strategies.dispatch import lineup_shape, search_function
 from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
 
 
@@ -62,6 +62,11 @@ class Lineup:
                     no_user_strategy)
         return kinds, params, user, search_function(kinds)
 
+    @property
+    def shape(self) -> int:
+        """The lineup's shape: which strategy kinds the batch kernel dispatches to."""
+        return lineup_shape([s.kinds for s in self.strategies])
+
 
 def record_len(rules: Rules) -> int:
     return L.RECORD_LEN if rules.match_kind == "deal" else batch.MATCH_RECORD_LEN
@@ -82,8 +87,8 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     r = rules.to_array()
     out = np.empty((count * rotations, record_len(rules)), np.int32)
     w16, w64 = work if work is not None else batch.new_work()
-    bad = batch.kernel(rules.match_kind)(*lineup.arrays(), r, np.uint64(seed), first, count,
-                                         rotations, out, w16, w64)
+    bad = batch.kernel(rules.match_kind, lineup.shape)(*lineup.arrays(), r, np.uint64(seed),
+                                                       first, count, rotations, out, w16, w64)
     if bad >= 0:
         raise StrategyError(f"a strategy in lineup {lineup.labels} chose an illegal action "
                             f"in deal {bad} (seed {seed})")

@@ -4,11 +4,19 @@ Random, greedy and the swap policies are compiled into the batch kernels. The se
 strategies (ISMCTS, PIMC, the omniscient reference) and a user strategy are reached through
 function slots, so the kernels compile without them and a run compiles a search strategy
 only when its lineup holds one (:func:`search_function`, :mod:`briscasim.jit`).
+
+A batch kernel is compiled for a lineup *shape* (:func:`lineup_shape`): the set of strategy
+kinds its lineups hold. The dispatcher leaves out every branch the shape rules out, and with a
+single play strategy it does not look the seat's strategy up at all, so a random-vs-random
+or greedy-vs-greedy run pays for no other strategy (each shape compiles once, then loads from
+the numba cache).
 """
+import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, signals
-from ..engine.layout import HAND_SIZE, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE
+from ..engine.layout import (HAND_SIZE, NO_CARD, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS,
+                             S_PHASE)
 from ..jit import compiled
 from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER,
                   SWAP_BY_PLAY, StrategyFunction)
@@ -20,6 +28,28 @@ from .random import random_strategy
 from .swap import swap_decision
 
 SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT)
+
+# Lineup shape bits: which strategies a kernel is compiled to dispatch to.
+HAS_RANDOM = 1
+HAS_GREEDY = 2
+HAS_USER = 4
+HAS_SEARCH = 8          # ismcts, pimc or omniscient
+HAS_SWAP_POLICY = 16    # a swap policy other than by_play
+PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_USER | HAS_SEARCH
+EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
+_PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY, KIND_USER: HAS_USER,
+             **{k: HAS_SEARCH for k in SEARCH_KINDS}}
+
+
+def lineup_shape(kinds) -> int:
+    """The shape bits (``HAS_*``) of a lineup's ``kinds`` (``[entry, (play, swap)]``)."""
+    kinds = np.asarray(kinds)
+    shape = 0
+    for k in kinds[:, 0]:
+        shape |= _PLAY_BIT[int(k)]
+    if (kinds[:, 1] != SWAP_BY_PLAY).any():
+        shape |= HAS_SWAP_POLICY
+    return shape
 
 SEARCH_SIGNATURE = types.int64(
     types.int64[::1],    # rules
@@ -56,14 +86,14 @@ def no_search(rules, state, seat, kind, sig, params, rng):
 def search_function(kinds):
     """The search slot for a lineup's ``kinds`` (``[entry, (play, swap)]``): the compiled
     :func:`search_decide` if the lineup holds a search strategy, else :func:`no_search`."""
-    if any(int(k) in SEARCH_KINDS for k in kinds[:, 0]):
+    if lineup_shape(kinds) & HAS_SEARCH:
         return compiled(search_decide, SEARCH_SIGNATURE)
     return no_search
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
-    """The action of ``seat``'s strategy in ``state`` (jitted).
+    """The action of ``seat``'s strategy in ``state`` (jitted), for a lineup of any shape.
 
     ``entry`` is the seat's place in the lineup: ``kinds[entry, 0]`` is its play strategy
     (``KIND_*``), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
@@ -72,29 +102,43 @@ def decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
     omniscient reference receives only the seat's view: the public state and its own hand.
     """
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-    return decide_view(kinds, params, user_fn, search_fn, rules, state, state[:PUBLIC_LEN],
-                       hand, seat, entry, rng)
+    return decide_view(EVERY_SHAPE, kinds, params, user_fn, search_fn, rules, state,
+                       state[:PUBLIC_LEN], hand, seat, entry, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_view(kinds, params, user_fn, search_fn, rules, state, public, hand, seat, entry,
-                rng):
-    """:func:`decide` with the seat's view already cut: ``public`` is ``state[:PUBLIC_LEN]``
-    and ``hand`` the seat's slots (the batch loop makes these views once per deal, not
-    once per decision) (jitted)."""
+def _plays(shape, bit, kinds, e, kind):
+    """True if lineup entry ``e`` plays ``kind`` (whose shape bit is ``bit``); decided when
+    compiling where the ``shape`` (a constant) holds no such strategy, or only it."""
+    if shape & bit == 0:
+        return False
+    if shape & PLAY_BITS == bit:
+        return True
+    return kinds[e, 0] == kind
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def decide_view(shape, kinds, params, user_fn, search_fn, rules, state, public, hand, seat,
+                entry, rng):
+    """:func:`decide` for a lineup of shape ``shape`` (a constant where the caller compiles,
+    so that the branches it rules out compile away), with the seat's view already cut:
+    ``public`` is ``state[:PUBLIC_LEN]`` and ``hand`` the seat's slots (the batch loop makes
+    these views once per deal, not once per decision) (jitted)."""
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
     e = at(entry)
-    if state[S_PHASE] == PHASE_SWAP and kinds[e, 1] != SWAP_BY_PLAY:
+    if (shape & HAS_SWAP_POLICY != 0 and state[S_PHASE] == PHASE_SWAP
+            and kinds[e, 1] != SWAP_BY_PLAY):
         return swap_decision(kinds[e, 1], params[e, 1], rules, public, hand, seat, sig, rng)
-    kind = kinds[e, 0]
     p = params[e, 0]
-    if kind == KIND_RANDOM:
+    if _plays(shape, HAS_RANDOM, kinds, e, KIND_RANDOM):
         return random_strategy(rules, public, hand, seat, sig, p, rng)
-    if kind == KIND_GREEDY:
+    if _plays(shape, HAS_GREEDY, kinds, e, KIND_GREEDY):
         return greedy_strategy(rules, public, hand, seat, sig, p, rng)
-    if kind == KIND_USER:
+    if _plays(shape, HAS_USER, kinds, e, KIND_USER):
         return user_fn(rules, public, hand, seat, sig, p, rng)
-    return search_fn(rules, state, seat, kind, sig, p, rng)
+    if shape & HAS_SEARCH != 0:
+        return search_fn(rules, state, seat, kinds[e, 0], sig, p, rng)
+    return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
 
 
 DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction,
