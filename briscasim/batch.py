@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit, types
 
 from .engine.core import at, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, PHASE_OVER, PUBLIC_LEN,
+from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS, PHASE_OVER,
+                            PUBLIC_LEN,
                             R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
                             S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
 from .engine.match import match_result
@@ -82,7 +83,7 @@ KERNEL_SIGNATURE = types.int64(
 """The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
 compile on first use (:func:`kernel`)."""
 
-WORK_I16 = STATE_LEN + 48   # scratch: a state and a deck
+WORK_I16 = STATE_LEN + 2 * N_CARD_IDS   # scratch: a state, a deck, the shuffle's partners
 WORK_I64 = 2 * MAX_SIDES + 8  # scratch: match tallies and random streams
 
 
@@ -101,14 +102,15 @@ def deals_kernel(shape: int):
         Returns -1, or the first deal where a strategy chose an illegal action (jitted,
         releases the GIL)."""
         state = work16[:STATE_LEN]
-        deck = work16[STATE_LEN:]
+        deck = work16[STATE_LEN:STATE_LEN + N_CARD_IDS]
+        partners = work16[STATE_LEN + N_CARD_IDS:]
         rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
         card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
         views = _seat_views(state, rngs)
         for i in range(count):
             item = first + i
             key = item_key(seed, item)
-            shuffled_deck(rules, deck, card_rng, key, 0)
+            shuffled_deck(rules, deck, partners, card_rng, key, 0)
             for r in range(n_rot):
                 if not play_one(shape, rules, kinds, params, user_fn, search_fn, state, views,
                                 deck, rngs, key, 0, r):
@@ -133,7 +135,8 @@ def matches_kernel(shape: int):
         n = rules[R_PLAYERS]
         n_sides = rules[R_N_SIDES]
         state = work16[:STATE_LEN]
-        deck = work16[STATE_LEN:]
+        deck = work16[STATE_LEN:STATE_LEN + N_CARD_IDS]
+        partners = work16[STATE_LEN + N_CARD_IDS:]
         won = work64[:MAX_SIDES]
         points = work64[MAX_SIDES:2 * MAX_SIDES]
         rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
@@ -149,7 +152,7 @@ def matches_kernel(shape: int):
                 j = 0
                 result = UNDECIDED
                 while result == UNDECIDED:
-                    shuffled_deck(rules, deck, card_rng, key, j)
+                    shuffled_deck(rules, deck, partners, card_rng, key, j)
                     # engine seat s is player (s + j) % n, who plays entry (s + j + r) % n
                     shift = (j + r) % n
                     if not play_one(shape, rules, kinds, params, user_fn, search_fn, state,

@@ -107,7 +107,8 @@ def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.nda
     under ``seed``, as the batch kernels deal them; ``r`` is the rules vector."""
     deck = np.zeros(L.N_CARD_IDS, np.int16)
     key = np.uint64(item_key(np.uint64(seed), item))   # a Python int would be typed int64
-    core.shuffled_deck(r, deck, np.zeros(1, np.uint64), key, deal_no)
+    core.shuffled_deck(r, deck, np.zeros(L.N_CARD_IDS, np.int16), np.zeros(1, np.uint64), key,
+                       deal_no)
     return deck[:r[L.R_DECK_N]]
 
 

@@ -33,29 +33,29 @@ from briscasim.simulate import Lineup, play_chunk
 
 
 @njit(_nrt=False)
-def _shuffle_only(rules, deck, rng, seed, count):
+def _shuffle_only(rules, deck, partners, rng, seed, count):
     acc = 0
     for i in range(count):
-        shuffled_deck(rules, deck, rng, item_key(seed, i), 0)
+        shuffled_deck(rules, deck, partners, rng, item_key(seed, i), 0)
         acc += deck[0]
     return acc
 
 
 @njit(_nrt=False)
-def _shuffle_start(rules, state, deck, rng, seed, count):
+def _shuffle_start(rules, state, deck, partners, rng, seed, count):
     acc = 0
     for i in range(count):
-        shuffled_deck(rules, deck, rng, item_key(seed, i), 0)
+        shuffled_deck(rules, deck, partners, rng, item_key(seed, i), 0)
         start_deal(rules, state, deck)
         acc += state[S_PHASE]
     return acc
 
 
 @njit(_nrt=False)
-def _engine_loop(rules, state, deck, rng, seed, count, params):
+def _engine_loop(rules, state, deck, partners, rng, seed, count, params):
     acc = 0
     for i in range(count):
-        shuffled_deck(rules, deck, rng, item_key(seed, i), 0)
+        shuffled_deck(rules, deck, partners, rng, item_key(seed, i), 0)
         start_deal(rules, state, deck)
         while state[S_PHASE] != PHASE_OVER:
             seat = state[S_TURN]
@@ -89,6 +89,7 @@ def main():
     n = a.deals
     state = np.zeros(STATE_LEN, np.int16)
     deck = np.zeros(48, np.int16)
+    partners = np.zeros(48, np.int16)
     rng = np.zeros(1, np.uint64)
     seed = np.uint64(1)
     params = np.zeros(16)
@@ -103,9 +104,9 @@ def main():
     cases = {
         "play_chunk": lambda: chunks(lineup),
         "play_chunk greedy": lambda: chunks(greedy),
-        "shuffle": lambda: _shuffle_only(r, deck, rng, seed, n),
-        "shuffle+start": lambda: _shuffle_start(r, state, deck, rng, seed, n),
-        "engine loop": lambda: _engine_loop(r, state, deck, rng, seed, n, params),
+        "shuffle": lambda: _shuffle_only(r, deck, partners, rng, seed, n),
+        "shuffle+start": lambda: _shuffle_start(r, state, deck, partners, rng, seed, n),
+        "engine loop": lambda: _engine_loop(r, state, deck, partners, rng, seed, n, params),
     }
     print(f"{a.preset}, {n} deals, best of {a.repeat}")
     for name, fn in cases.items():

@@ -75,7 +75,7 @@ def replay_match(rules, seed, item, swap_prob):
         rng = np.zeros(1, np.uint64)
         seed_stream(rng, np.uint64(seed), item, batch.STREAMS_PER_DEAL * j)
         default_deck(r, deck)
-        shuffle(rng, deck, r[L.R_DECK_N])
+        shuffle(rng, deck, r[L.R_DECK_N], np.zeros(48, np.int16))
         deal = Deal(rules, deck[: r[L.R_DECK_N]].tolist())
         rngs = [np.zeros(1, np.uint64) for _ in range(n)]
         for e in range(n):

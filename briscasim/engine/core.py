@@ -190,13 +190,14 @@ def default_deck(rules, out):
 
 
 @njit(cache=True, _nrt=False)
-def shuffled_deck(rules, deck, rng, key, deal_no):
+def shuffled_deck(rules, deck, partners, rng, key, deal_no):
     """Write the deck order of deal ``deal_no`` of the item whose
     :func:`~briscasim.engine.rng.item_key` is ``key`` into ``deck``, drawing from its card
-    stream with the 1-element ``rng`` (jitted)."""
+    stream with the 1-element ``rng``; ``partners`` is scratch for
+    :func:`~briscasim.engine.rng.shuffle` (jitted)."""
     rng[0] = substream_key(key, STREAMS_PER_DEAL * deal_no)
     default_deck(rules, deck)
-    shuffle(rng, deck, rules[R_DECK_N])
+    shuffle(rng, deck, rules[R_DECK_N], partners)
 
 
 # ---- swaps -----------------------------------------------------------------------------

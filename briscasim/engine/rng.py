@@ -81,17 +81,21 @@ def uniform(rng):
 
 
 @njit(cache=True, _nrt=False)
-def shuffle(rng, a, n):
+def shuffle(rng, a, n, partners):
     """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place (jitted).
 
-    Draws what ``below(rng, i + 1)`` would, with the stream's state in a register
-    (the stores into ``a`` would otherwise force it through memory on every draw).
+    Entry ``i`` (from ``n - 1`` down to 1) swaps with entry ``below(rng, i + 1)``. The draws
+    are worked out first into ``partners`` (scratch of at least ``n`` entries): they depend
+    only on the stream, so that loop runs in vector registers, and the swaps follow.
     """
     z = rng[0]
-    for i in range(n - 1, 0, -1):
-        z += _GOLDEN
-        j = np.uint64(_scale(mix64(z), i + 1))
-        t = a[i]
+    for t in range(n - 1):
+        partners[t] = _scale(mix64(z + np.uint64(t + 1) * _GOLDEN), n - t)
+    for t in range(n - 1):
+        i = n - 1 - t
+        j = partners[t]
+        x = a[i]
         a[i] = a[j]
-        a[j] = t
-    rng[0] = z
+        a[j] = x
+    if n > 1:
+        rng[0] = z + np.uint64(n - 1) * _GOLDEN

@@ -42,11 +42,12 @@ _PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY, KIND_USER: HAS_US
 
 
 def lineup_shape(kinds) -> int:
-    """The shape bits (``HAS_*``) of a lineup's ``kinds`` (``[entry, (play, swap)]``)."""
+    """The shape bits (``HAS_*``) of a lineup's ``kinds`` (``[entry, (play, swap)]``);
+    prototype (pure-Python) strategies add none: they never run in the kernels."""
     kinds = np.asarray(kinds)
     shape = 0
     for k in kinds[:, 0]:
-        shape |= _PLAY_BIT[int(k)]
+        shape |= _PLAY_BIT.get(int(k), 0)
     if (kinds[:, 1] != SWAP_BY_PLAY).any():
         shape |= HAS_SWAP_POLICY
     return shape
