@@ -112,10 +112,22 @@ def hand_slot(state, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def holds(state, seat, card):
+    """True if the seat's hand holds ``card`` (jitted)."""
+    base = S_HANDS + seat * HAND_SIZE
+    return ((state[at(base)] == card) | (state[at(base + 1)] == card)
+            | (state[at(base + 2)] == card))
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _give(state, seat, card):
-    slot = hand_slot(state, seat, NO_CARD)
-    if slot >= 0:
-        state[at(S_HANDS + seat * HAND_SIZE + slot)] = card
+    """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
+    base = S_HANDS + seat * HAND_SIZE
+    # selects, not branches: which slot the seat played from is as random as the deal
+    slot = base + 2
+    slot = base + 1 if state[at(base + 1)] == NO_CARD else slot
+    slot = base if state[at(base)] == NO_CARD else slot
+    state[at(slot)] = card
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -123,8 +135,8 @@ def _black_hand(rules, state, seat):
     if rules[R_BLACK_HAND] == 0:
         return False
     t = state[S_TRUMP] * 12
-    return (hand_slot(state, seat, t + _ACE) >= 0 and hand_slot(state, seat, t + _THREE) >= 0
-            and hand_slot(state, seat, t + _KING) >= 0)
+    return (holds(state, seat, t + _ACE) and holds(state, seat, t + _THREE)
+            and holds(state, seat, t + _KING))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -189,7 +201,7 @@ def default_deck(rules, out):
         out[i] = rules[R_DECK + i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def shuffled_deck(rules, deck, partners, rng, key, deal_no):
     """Write the deck order of deal ``deal_no`` of the item whose
     :func:`~briscasim.engine.rng.item_key` is ``key`` into ``deck``, drawing from its card
@@ -216,10 +228,10 @@ def swap_card(rules, state, seat):
     face = card_face(rules, face_up)
     # the rules tests are the same all deal long; holding the 7 or 2 is rare: both predictable
     if rules[R_SWAP_SEVEN] != 0 and (rules[R_SEVEN_FACES] >> face) & 1 != 0:
-        if hand_slot(state, seat, t + _SEVEN) >= 0:
+        if holds(state, seat, t + _SEVEN):
             return t + _SEVEN
     if rules[R_SWAP_TWO] != 0 and (rules[R_TWO_FACES] >> face) & 1 != 0:
-        if hand_slot(state, seat, t + _TWO) >= 0:
+        if holds(state, seat, t + _TWO):
             return t + _TWO
     return -1
 

@@ -80,7 +80,7 @@ def uniform(rng):
     return np.float64(next_u64(rng) >> _U11) * _INV53
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def shuffle(rng, a, n, partners):
     """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place (jitted).
 
