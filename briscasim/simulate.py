@@ -23,7 +23,7 @@ from .errors import UserError
 from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
 from .strategies.api import KIND_USER, N_PARAMS
-from .strategies.dispatch import lineup_shape, search_function
+from .strategies.dispatch import kernel_shape, search_function
 from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
 
 
@@ -64,8 +64,9 @@ class Lineup:
 
     @property
     def shape(self) -> int:
-        """The lineup's shape: which strategy kinds the batch kernel dispatches to."""
-        return lineup_shape([s.kinds for s in self.strategies])
+        """The shape of the batch kernel that plays this lineup
+        (:func:`~briscasim.strategies.dispatch.kernel_shape`)."""
+        return kernel_shape([s.kinds for s in self.strategies])
 
 
 def record_len(rules: Rules) -> int:

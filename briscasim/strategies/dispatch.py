@@ -5,11 +5,12 @@ strategies (ISMCTS, PIMC, the omniscient reference) and a user strategy are reac
 function slots, so the kernels compile without them and a run compiles a search strategy
 only when its lineup holds one (:func:`search_function`, :mod:`briscasim.jit`).
 
-A batch kernel is compiled for a lineup *shape* (:func:`lineup_shape`): the set of strategy
-kinds its lineups hold. The dispatcher leaves out every branch the shape rules out, and with a
-single play strategy it does not look the seat's strategy up at all, so a random-vs-random
-or greedy-vs-greedy run pays for no other strategy (each shape compiles once, then loads from
-the numba cache).
+A batch kernel is compiled for a lineup *shape* (``HAS_*`` bits: the strategy kinds its
+lineups hold). The dispatcher leaves out every branch the shape rules out, and with a single
+play strategy it does not look the seat's strategy up at all. A kernel takes about 40 s to
+compile, so only the bulk of batch work gets its own (:func:`kernel_shape`): lineups of
+random players alone and of greedy players alone; every other lineup runs the kernel of
+every shape.
 """
 import numpy as np
 from numba import njit, types
@@ -39,6 +40,16 @@ PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_USER | HAS_SEARCH
 EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
 _PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY, KIND_USER: HAS_USER,
              **{k: HAS_SEARCH for k in SEARCH_KINDS}}
+
+
+SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY)
+"""The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
+
+
+def kernel_shape(kinds) -> int:
+    """The shape of the batch kernel that plays a lineup of ``kinds``."""
+    shape = lineup_shape(kinds)
+    return shape if shape in SPECIAL_SHAPES else EVERY_SHAPE
 
 
 def lineup_shape(kinds) -> int:
