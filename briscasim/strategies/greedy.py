@@ -99,19 +99,18 @@ def _cheapest(rules, hand, trump, trump_keep):
 
 
 @njit(cache=True, _nrt=False)
-def _threats(rules, public, hand, seat, pos):
-    """The cards an opponent still to play in this trick may hold (a card it is publicly
-    known to hold, or one unseen by ``seat``), for :func:`_threatened`: per suit, a byte of
-    one more than the strongest such card's strength (0: none)."""
+def _threatened(rules, public, hand, seat, pos, winner_card):
+    """True if an opponent still to play in this trick may hold a card beating
+    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``)."""
     n = rules[R_PLAYERS]
     side = rules[R_SIDE + seat]
+    trump = public[S_TRUMP]
     opponent_after = False
     for k in range(1, n - pos):
         if rules[R_SIDE + (seat + k) % n] != side:
             opponent_after = True
     if not opponent_after:
-        return 0
-    threats = 0
+        return False
     for c in range(N_CARD_IDS):
         where = public[S_KNOWN + c]
         if where == KNOWN_UNSEEN:
@@ -127,20 +126,9 @@ def _threats(rules, public, hand, seat, pos):
                 continue
         else:
             continue
-        shift = 8 * card_suit(rules, c)
-        top = (threats >> shift) & 255
-        threats += max(card_strength(rules, c) + 1 - top, 0) << shift
-    return threats
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _threatened(rules, threats, card, trump):
-    """True if a card of ``threats`` (:func:`_threats`) beats ``card``, the card that would
-    win the trick."""
-    suit = card_suit(rules, card)
-    higher = ((threats >> (8 * suit)) & 255) > card_strength(rules, card) + 1
-    ruffed = (suit != trump) & (((threats >> (8 * trump)) & 255) != 0)
-    return higher | ruffed
+        if beats(rules, c, winner_card, trump):
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -201,7 +189,7 @@ def _play_most(rules, public, hand, seat, signals, params):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins.
-    threats = 0 if last or backed else _threats(rules, public, hand, seat, pos)
+    check_threat = not last and not backed
     fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
     low_table = table < params[P_HIGH_TRUMP_THRESHOLD]
     bank = NO_CARD
@@ -215,8 +203,8 @@ def _play_most(rules, public, hand, seat, signals, params):
         is_trump = card_suit(rules, c) == trump
         strength = card_strength(rules, c)
         ok = valid & (not is_trump) & (wins | partner_winning | backed)
-        if threats != 0 and ok:   # threats: the same for every card (predictable)
-            ok = not _threatened(rules, threats, c if wins else best, trump)
+        if check_threat and ok:
+            ok = not _threatened(rules, public, hand, seat, pos, c if wins else best)
         key = 100 * card_points(rules, c) - strength
         take = ok & (key > bank_key)
         bank = c if take else bank
