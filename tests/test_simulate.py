@@ -2,11 +2,13 @@
 import numpy as np
 import pytest
 
+from briscasim import batch
 from briscasim.engine import layout as L
 from briscasim.errors import UserError
 from briscasim.rules import Rules
-from briscasim.simulate import Lineup, play_chunk, simulate
+from briscasim.simulate import Lineup, play_chunk, record_len, simulate
 from briscasim.stats import wilson_interval
+from briscasim.strategies.dispatch import EVERY_SHAPE
 
 
 def _stats(result):
@@ -103,3 +105,31 @@ def test_bad_arguments_are_user_errors():
         simulate(rules, "random", 10, 1, workers=0)
     with pytest.raises(UserError, match="seed"):
         simulate(rules, "random", 10, -1)
+
+
+@pytest.mark.parametrize("preset,spec", [
+    ("brisca-2", "random:swap_prob=0.5"),
+    ("brisca-4-pairs-signals", "random"),
+    ("brisca-2-blackhand", "greedy"),
+    ("brisca-6-pairs", "greedy"),
+    ("brisca-reves", "greedy"),
+    ("briscola-2-reshuffle", "greedy:trump_keep=3.5"),
+    ("brisca-2 rounds_to_win 3", "random"),
+])
+def test_kernel_of_a_shape_plays_as_the_kernel_of_every_shape(preset, spec):
+    """Lineups of random or greedy players alone run kernels of their own shape, with the
+    other strategies compiled out: the records are those of the kernel of every shape."""
+    name, _, match = preset.partition(" ")
+    rules = Rules.preset(name, **({"match": match} if match else {}))
+    lineup = Lineup.build(rules, spec)
+    assert lineup.shape != EVERY_SHAPE
+    deals, rotations = 300, rules.players
+    records = []
+    for shape in (lineup.shape, EVERY_SHAPE):
+        out = np.empty((deals * rotations, record_len(rules)), np.int32)
+        bad = batch.kernel(rules.match_kind, shape)(
+            *lineup.arrays(), rules.to_array(), np.uint64(11), 5, deals, rotations, out,
+            *batch.new_work())
+        assert bad == -1
+        records.append(out)
+    assert (records[0] == records[1]).all()
