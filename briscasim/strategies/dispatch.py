@@ -41,7 +41,6 @@ EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
 _PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY, KIND_USER: HAS_USER,
              **{k: HAS_SEARCH for k in SEARCH_KINDS}}
 
-
 SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY)
 """The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
 
@@ -62,6 +61,7 @@ def lineup_shape(kinds) -> int:
     if (kinds[:, 1] != SWAP_BY_PLAY).any():
         shape |= HAS_SWAP_POLICY
     return shape
+
 
 SEARCH_SIGNATURE = types.int64(
     types.int64[::1],    # rules
