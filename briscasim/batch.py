@@ -41,7 +41,6 @@ M_POINTS = 9        # [6] per physical side
 MATCH_RECORD_LEN = 15
 
 
-
 @njit(cache=True, _nrt=False, inline="always")
 def _seat_views(state, rngs):
     """Every seat's view of ``state``, cut once per batch: the public prefix, the hands (a
@@ -49,6 +48,17 @@ def _seat_views(state, rngs):
     public = state[:PUBLIC_LEN]
     hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * HAND_SIZE].reshape((MAX_PLAYERS, HAND_SIZE))
     return public, hands, rngs[:MAX_PLAYERS].reshape((MAX_PLAYERS, 1))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _scratch(work16, work64):
+    """The scratch of :func:`new_work` cut into what a kernel plays with: the state, the deck,
+    the shuffle's partners, the seats' streams and the card stream (the match tallies are
+    ``work64[:2 * MAX_SIDES]``)."""
+    return (work16[:STATE_LEN], work16[STATE_LEN:STATE_LEN + N_CARD_IDS],
+            work16[STATE_LEN + N_CARD_IDS:],
+            work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64),
+            work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -101,11 +111,7 @@ def deals_kernel(shape: int):
         one ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``).
         Returns -1, or the first deal where a strategy chose an illegal action (jitted,
         releases the GIL)."""
-        state = work16[:STATE_LEN]
-        deck = work16[STATE_LEN:STATE_LEN + N_CARD_IDS]
-        partners = work16[STATE_LEN + N_CARD_IDS:]
-        rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
-        card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
+        state, deck, partners, rngs, card_rng = _scratch(work16, work64)
         views = _seat_views(state, rngs)
         for i in range(count):
             item = first + i
@@ -134,14 +140,10 @@ def matches_kernel(shape: int):
         """
         n = rules[R_PLAYERS]
         n_sides = rules[R_N_SIDES]
-        state = work16[:STATE_LEN]
-        deck = work16[STATE_LEN:STATE_LEN + N_CARD_IDS]
-        partners = work16[STATE_LEN + N_CARD_IDS:]
+        state, deck, partners, rngs, card_rng = _scratch(work16, work64)
+        views = _seat_views(state, rngs)
         won = work64[:MAX_SIDES]
         points = work64[MAX_SIDES:2 * MAX_SIDES]
-        rngs = work64[2 * MAX_SIDES:2 * MAX_SIDES + 6].view(np.uint64)
-        card_rng = work64[2 * MAX_SIDES + 6:2 * MAX_SIDES + 7].view(np.uint64)
-        views = _seat_views(state, rngs)
         for i in range(count):
             item = first + i
             key = item_key(seed, item)

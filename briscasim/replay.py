@@ -96,8 +96,8 @@ class MatchReplay:
 
 
 def replay_match(rules: Rules, specs, seed: int, match: int, rotation: int = 0) -> MatchReplay:
-    """Match ``match`` of a simulation under a match rule, deal by deal, as
-    the match kernel (:func:`briscasim.batch.matches_kernel`) plays it: in deal ``j`` the deal has passed ``j``
+    """Match ``match`` of a simulation under a match rule, deal by deal, as the match kernel
+    (:func:`briscasim.batch.matches_kernel`) plays it: in deal ``j`` the deal has passed ``j``
     times, so engine seat ``s`` is player ``(s + j) % n``."""
     if rules.match_kind == "deal":
         raise UserError(f"rules {rules.name} play single deals; replay with replay_deal")
