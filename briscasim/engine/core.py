@@ -87,15 +87,21 @@ def beats(rules, card, best, trump):
 @njit(cache=True, _nrt=False, inline="always")
 def trick_winner_index(rules, state):
     """Index, in playing order, of the card winning the current trick so far (jitted)."""
+    return _winning(rules, state, state[S_TRICK_N])[0]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _winning(rules, state, k):
+    """Index and card of the card winning among the first ``k >= 1`` cards of the trick."""
     trump = state[S_TRUMP]
     best = 0
     best_card = state[S_TRICK]
-    for i in range(1, state[S_TRICK_N]):
+    for i in range(1, k):
         card = state[S_TRICK + i]
         b = beats(rules, card, best_card, trump)
         best = i if b else best
         best_card = card if b else best_card
-    return best
+    return best, best_card
 
 
 # ---- hands -----------------------------------------------------------------------------
@@ -268,15 +274,14 @@ def _do_swap(rules, state, seat):
 # ---- drawing ---------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw_round(rules, state):
-    """Everyone draws one card, the trick's winner first. Returns False if a black hand
-    ended the deal."""
+def _draw_round(rules, state, seat):
+    """Everyone draws one card, the trick's winner ``seat`` first. Returns False if a black
+    hand ended the deal."""
     to_draw = state[S_TO_DRAW]
     if to_draw == 0:
         return True
     n = rules[R_PLAYERS]
     black_hand = rules[R_BLACK_HAND] != 0
-    seat = state[S_LEADER]
     drawn = state[S_DRAWN]
     facedown = state[S_FACEDOWN_TO_DRAW]
     for _ in range(n):
@@ -301,9 +306,9 @@ def _draw_round(rules, state):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _after_draw(rules, state):
-    """After this trick's draw: offer an ``after_draw`` swap, or lead the next trick."""
-    winner = state[S_LEADER]
+def _after_draw(rules, state, winner):
+    """After this trick's draw: offer the trick's ``winner`` an ``after_draw`` swap, or let
+    it lead the next trick."""
     if rules[R_SWAP_TIMING] != TIMING_BEFORE_DRAW:
         if _offer_swap(rules, state, winner, rules[R_PLAYERS]):
             return
@@ -338,9 +343,16 @@ def _finish_deal(rules, state):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _finish_trick(rules, state):
+def _finish_trick(rules, state, last):
+    """Resolve the trick whose ``last`` card was just played, then offer the swap or draw.
+
+    The seats and cards that decide who acts next are passed along, not read back from the
+    state just written: that would put a store-to-load round trip on the deal's critical path.
+    """
     n = rules[R_PLAYERS]
-    winner = state[S_LEADER] + trick_winner_index(rules, state)
+    wi, best_card = _winning(rules, state, n - 1)
+    wi = n - 1 if beats(rules, last, best_card, state[S_TRUMP]) else wi
+    winner = state[S_LEADER] + wi
     winner = winner - n if winner >= n else winner
     side = rules[at(R_SIDE + winner)]
     pts = 0
@@ -362,8 +374,8 @@ def _finish_trick(rules, state):
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
         if _offer_swap(rules, state, winner, 2 * n):
             return
-    if _draw_round(rules, state):
-        _after_draw(rules, state)
+    if _draw_round(rules, state, winner):
+        _after_draw(rules, state, winner)
 
 
 # ---- the step API ----------------------------------------------------------------------
@@ -394,7 +406,7 @@ def step(rules, state, action):
             seat += 1
             state[S_TURN] = 0 if seat == n else seat
         else:
-            _finish_trick(rules, state)
+            _finish_trick(rules, state, action)
         return 0
     if phase == PHASE_SWAP:
         seven = card_face(rules, swap_card(rules, state, seat)) == _SEVEN
@@ -411,7 +423,7 @@ def step(rules, state, action):
         else:
             return -1
         if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
-            if _draw_round(rules, state):
+            if _draw_round(rules, state, state[S_LEADER]):
                 state[S_PHASE] = PHASE_PLAY
                 state[S_TURN] = state[S_LEADER]
         else:

@@ -92,8 +92,8 @@ def shuffle(rng, a, n, partners):
     for t in range(n - 1):
         partners[t] = _scale(mix64(z + np.uint64(t + 1) * _GOLDEN), n - t)
     for t in range(n - 1):
-        i = n - 1 - t
-        j = partners[t]
+        i = np.uint64(n - 1 - t)        # unsigned indexes: no wrap-around check
+        j = np.uint64(partners[t])
         x = a[i]
         a[i] = a[j]
         a[j] = x
