@@ -18,7 +18,7 @@ import numpy as np
 from . import cards as C
 from .engine import core
 from .engine import layout as L
-from .engine.rng import item_key
+from .engine.rng import item_key, new_stream
 from .rules import Rules
 
 
@@ -107,7 +107,7 @@ def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.nda
     under ``seed``, as the batch kernels deal them; ``r`` is the rules vector."""
     deck = np.zeros(L.N_CARD_IDS, np.int16)
     key = np.uint64(item_key(np.uint64(seed), item))   # a Python int would be typed int64
-    core.shuffled_deck(r, deck, np.zeros(L.N_CARD_IDS, np.int16), np.zeros(1, np.uint64), key,
+    core.shuffled_deck(r, deck, np.zeros(L.N_CARD_IDS, np.int16), new_stream(), key,
                        deal_no)
     return deck[:r[L.R_DECK_N]]
 

@@ -21,7 +21,7 @@ from . import cards as C
 from .engine import core
 from .engine import layout as L
 from .engine.match import match_result
-from .engine.rng import STREAMS_PER_DEAL, seed_stream
+from .engine.rng import STREAMS_PER_DEAL, new_stream, seed_stream
 from .errors import UserError
 from .game import Deal, IllegalAction, action_code, seeded_deck
 from .rules import Rules, RulesError
@@ -54,14 +54,14 @@ def play_out(deal: Deal, lineup: Lineup, seed: int, item: int, deal_no: int, rot
         raise UserError(f"replay plays jitted strategies only; {protos[0]} is a prototype "
                         "(Python) strategy")
     arrays = lineup.arrays()
-    rngs = np.zeros(n, np.uint64)
+    rngs = [new_stream() for _ in range(n)]
     base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
-        seed_stream(rngs[s:s + 1], np.uint64(seed), item, base + s)
+        seed_stream(rngs[s], np.uint64(seed), item, base + s)
     while not deal.over:
         seat = deal.turn
         a = decide_entry(arrays, deal._r, deal.state, seat, (seat + rot) % n,
-                         rngs[seat:seat + 1])
+                         rngs[seat])
         try:
             deal.play(int(a))
         except IllegalAction as e:

@@ -85,9 +85,9 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     if any(s.python_fn is not None for s in lineup.strategies):
         from .strategies.prototype import play_prototype_chunk
         return play_prototype_chunk(rules, lineup, seed, first, count, rotations)
-    r = rules.to_array()
     out = np.empty((count * rotations, record_len(rules)), np.int32)
-    w16, w64 = work if work is not None else batch.new_work()
+    r, w16, w64 = work if work is not None else batch.new_work()
+    r[:] = rules.to_array()
     bad = batch.kernel(rules.match_kind, lineup.shape)(*lineup.arrays(), r, np.uint64(seed),
                                                        first, count, rotations, out, w16, w64)
     if bad >= 0:

@@ -26,7 +26,7 @@ from briscasim.bench import CHUNK
 from briscasim.engine.core import shuffled_deck, start_deal, step
 from briscasim.engine.layout import (HAND_SIZE, PHASE_OVER, PUBLIC_LEN, S_HANDS, S_PHASE,
                                      S_TURN, STATE_LEN)
-from briscasim.engine.rng import item_key
+from briscasim.engine.rng import item_key, new_stream
 from briscasim.rules import Rules
 from briscasim.strategies.random import random_strategy
 from briscasim.simulate import Lineup, play_chunk
@@ -90,7 +90,7 @@ def main():
     state = np.zeros(STATE_LEN, np.int16)
     deck = np.zeros(48, np.int16)
     partners = np.zeros(48, np.int16)
-    rng = np.zeros(1, np.uint64)
+    rng = new_stream()
     seed = np.uint64(1)
     params = np.zeros(16)
     work = new_work()

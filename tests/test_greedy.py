@@ -5,6 +5,7 @@ import pytest
 
 from briscasim import cards as C
 from briscasim.engine import layout as L
+from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
@@ -25,7 +26,7 @@ def choice(deal: Deal, spec: str = "greedy") -> str:
     rules = deal.rules
     seat = deal.turn
     a = decide_entry(Lineup.build(rules, spec).arrays(), rules.to_array(), deal.state.copy(),
-                     seat, seat, np.zeros(1, np.uint64))
+                     seat, seat, new_stream())
     return {L.ACTION_SWAP: "swap", L.ACTION_KEEP: "keep"}.get(a) or C.card_code(a)
 
 

@@ -6,7 +6,7 @@ import pytest
 from briscasim import batch
 from briscasim.engine import layout as L
 from briscasim.engine.match import match_result
-from briscasim.engine.rng import seed_stream, shuffle
+from briscasim.engine.rng import new_stream, seed_stream, shuffle
 from briscasim.engine.core import default_deck
 from briscasim.game import Deal
 from briscasim.rules import Rules
@@ -72,12 +72,12 @@ def replay_match(rules, seed, item, swap_prob):
     params[0] = swap_prob
     for j in range(rules.max_deals):
         deck = np.zeros(48, np.int16)
-        rng = np.zeros(1, np.uint64)
+        rng = new_stream()
         seed_stream(rng, np.uint64(seed), item, batch.STREAMS_PER_DEAL * j)
         default_deck(r, deck)
         shuffle(rng, deck, r[L.R_DECK_N], np.zeros(48, np.int16))
         deal = Deal(rules, deck[: r[L.R_DECK_N]].tolist())
-        rngs = [np.zeros(1, np.uint64) for _ in range(n)]
+        rngs = [new_stream() for _ in range(n)]
         for e in range(n):
             seed_stream(rngs[e], np.uint64(seed), item,
                         batch.STREAMS_PER_DEAL * j + 1 + 6 * (j % n) + e)

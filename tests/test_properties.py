@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from briscasim import cards as C
 from briscasim.engine import core
 from briscasim.engine import layout as L
-from briscasim.engine.rng import seed_stream
+from briscasim.engine.rng import new_stream, seed_stream
 from briscasim.game import Deal, IllegalAction
 from briscasim.rules import LEFTOVERS, OBJECTIVES, PRESETS, TIES, TIMINGS, Rules
 from briscasim.simulate import Lineup, play_chunk
@@ -378,7 +378,7 @@ def test_from_seed_replays_the_batch_deal(rules, seed, index):
     r = rules.to_array()
     params = np.zeros(16)
     params[0] = swap_prob
-    rngs = [np.zeros(1, np.uint64) for _ in range(rules.players)]
+    rngs = [new_stream() for _ in range(rules.players)]
     for s in range(rules.players):
         seed_stream(rngs[s], np.uint64(seed), index, 1 + s)
     while not deal.over:

@@ -27,7 +27,7 @@ from .layout import (
     S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRICK_NO,
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
-from .rng import STREAMS_PER_DEAL, shuffle, substream_key
+from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
 # hand_slot's table: for each 3-bit mask of matching slots, 1 + the first one (0: none)
@@ -211,9 +211,9 @@ def default_deck(rules, out):
 def shuffled_deck(rules, deck, partners, rng, key, deal_no):
     """Write the deck order of deal ``deal_no`` of the item whose
     :func:`~briscasim.engine.rng.item_key` is ``key`` into ``deck``, drawing from its card
-    stream with the 1-element ``rng``; ``partners`` is scratch for
+    stream with the stream array ``rng``; ``partners`` is scratch for
     :func:`~briscasim.engine.rng.shuffle` (jitted)."""
-    rng[0] = substream_key(key, STREAMS_PER_DEAL * deal_no)
+    start_stream(rng, substream_key(key, STREAMS_PER_DEAL * deal_no))
     default_deck(rules, deck)
     shuffle(rng, deck, rules[R_DECK_N], partners)
 

@@ -2,11 +2,17 @@
 
 Every deal draws its cards from a stream keyed by ``(master seed, deal index, 0)`` and each
 strategy from ``(master seed, deal index, 1 + stream)``; results therefore never depend on
-threads, processes or chunking. A stream is a SplitMix64 generator whose whole state is one
-``uint64`` in a 1-element array.
+threads, processes or chunking. A stream is a SplitMix64 generator held in a
+``STREAM_LEN``-element ``uint64`` array (:func:`new_stream`): its counter, and its next
+output, mixed one draw ahead so that a draw hands out a value ready in memory while the
+mixing of the next one runs beside the work that uses it (the deal's critical path goes
+through the draw, not through the mixing).
 """
 import numpy as np
 from numba import njit
+
+STREAM_LEN = 2
+"""``uint64`` entries of a stream: the counter, then the next output."""
 
 STREAMS_PER_DEAL = 64
 """Stream numbers per deal of an item: deal ``j`` draws its cards from stream
@@ -49,17 +55,33 @@ def substream_key(key, stream):
     return mix64(key + np.uint64(stream) * _GOLDEN + _GOLDEN)
 
 
+def new_stream() -> np.ndarray:
+    """An unset stream (point it somewhere with :func:`seed_stream` or :func:`start_stream`)."""
+    return np.zeros(STREAM_LEN, np.uint64)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def start_stream(rng, key):
+    """Point the stream ``rng`` at the sequence of ``key`` (jitted)."""
+    rng[0] = key
+    rng[1] = mix64(key + _GOLDEN)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def seed_stream(rng, seed, deal, stream):
-    """Point the 1-element ``uint64`` array ``rng`` at a stream (jitted)."""
-    rng[0] = stream_key(seed, deal, stream)
+    """Point the stream ``rng`` at stream ``stream`` of deal ``deal`` (jitted)."""
+    start_stream(rng, stream_key(seed, deal, stream))
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def next_u64(rng):
-    """Next 64 random bits of the stream ``rng`` (jitted)."""
-    rng[0] += _GOLDEN
-    return mix64(rng[0])
+    """Next 64 random bits of the stream ``rng`` (jitted): ``mix64`` of the counter after
+    one more step, which was worked out at the previous draw."""
+    out = rng[1]
+    z = rng[0] + _GOLDEN
+    rng[0] = z
+    rng[1] = mix64(z + _GOLDEN)
+    return out
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -98,4 +120,4 @@ def shuffle(rng, a, n, partners):
         a[i] = a[j]
         a[j] = x
     if n > 1:
-        rng[0] = z + np.uint64(n - 1) * _GOLDEN
+        start_stream(rng, z + np.uint64(n - 1) * _GOLDEN)

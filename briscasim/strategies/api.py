@@ -10,7 +10,7 @@ A strategy is a jitted function::
 - ``hand``: int16 array of the seat's three hand slots (``NO_CARD`` = -1 when empty).
 - ``seat``: the seat deciding. ``signals``: its partners' signals (``SIG_*`` bytes), 0 if none.
 - ``params``: float64 parameters of this strategy (16 slots, meaning set by its registry entry).
-- ``rng``: the seat's own random stream (1-element uint64 array, see :mod:`briscasim.engine.rng`).
+- ``rng``: the seat's own random stream (a uint64 array, see :mod:`briscasim.engine.rng`).
 
 It returns a card of ``hand`` in ``PHASE_PLAY``, or ``ACTION_SWAP`` / ``ACTION_KEEP`` when
 ``public[S_PHASE] == PHASE_SWAP``. This is everything the seat may know (RULES.md section 8);

@@ -166,6 +166,6 @@ def _decide_entry(kinds, params, user_fn, search_fn, rules, state, seat, entry, 
 def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
     """:func:`decide` called from Python: ``lineup_arrays`` is
     :meth:`briscasim.simulate.Lineup.arrays`, ``rules`` the rules vector, ``state`` a deal
-    state, ``rng`` the seat's 1-element stream (advanced in place)."""
+    state, ``rng`` the seat's stream (advanced in place)."""
     kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
     return int(kernel(*lineup_arrays, rules, state, seat, entry, rng))

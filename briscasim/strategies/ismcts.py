@@ -64,7 +64,7 @@ from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD,
                              R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
                              R_SIGNALS, S_BLACK_HAND, S_HANDS, S_KNOWN, S_LEADER, S_PHASE,
                              S_POINTS, S_TRICK, S_TRICK_N, S_TURN, S_WINNER, STATE_LEN)
-from ..engine.rng import below, seed_stream, uniform
+from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .greedy import greedy_strategy
@@ -492,7 +492,7 @@ def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
         params[i] = p.encode(value)
     if overrides:
         DEFINITION.param(next(iter(overrides)), "ismcts")   # raises: unknown parameter
-    rng = np.zeros(1, np.uint64)
+    rng = new_stream()
     _bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
     t0 = time.perf_counter()
     total = _bench(r, states, seats, params, np.uint64(seed), rng)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine import core
 from ..engine import layout as L
-from ..engine.rng import seed_stream
+from ..engine.rng import new_stream, seed_stream
 from ..game import SeatView, action_code, parse_action, seeded_deck
 from .api import SWAP_BY_PLAY
 from .dispatch import decide_entry
@@ -64,7 +64,7 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
     strategies = lineup.strategies
     out = np.empty((count * rotations, L.RECORD_LEN), np.int32)
     state = np.zeros(L.STATE_LEN, np.int16)
-    rngs = np.zeros(n, np.uint64)
+    rngs = [new_stream() for _ in range(n)]
     legal = np.zeros(L.N_ACTIONS, np.int64)
     for i in range(count):
         item = first + i
@@ -73,9 +73,9 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
             py_rng = {}
             for s in range(n):
                 # the seat's stream, as in briscasim.batch (deal 0 of the item)
-                seed_stream(rngs[s:s + 1], np.uint64(seed), item, 1 + 6 * rot + s)
+                seed_stream(rngs[s], np.uint64(seed), item, 1 + 6 * rot + s)
                 if strategies[(s + rot) % n].python_fn is not None:
-                    py_rng[s] = np.random.default_rng(int(rngs[s]))
+                    py_rng[s] = np.random.default_rng(int(rngs[s][0]))   # the stream's key
             core.start_deal(r, state, deck)
             while state[L.S_PHASE] != L.PHASE_OVER:
                 seat = int(state[L.S_TURN])
@@ -84,7 +84,7 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
                 k = core.legal_actions(r, state, legal)
                 if strategy.python_fn is None or (state[L.S_PHASE] == L.PHASE_SWAP and
                                                   kinds[entry, 1] != SWAP_BY_PLAY):
-                    a = decide_entry(arrays, r, state, seat, entry, rngs[seat:seat + 1])
+                    a = decide_entry(arrays, r, state, seat, entry, rngs[seat])
                 else:
                     a = _ask(strategy, r, rules, state, seat, legal[:k], py_rng[seat])
                 if a not in legal[:k] or core.step(r, state, a) != 0:
