@@ -53,6 +53,16 @@ def test_leads_low():
     assert choice(deal) == "Re"      # 4 points rather than a brisca or a trump
 
 
+def test_keep_costs_count_exact_hundredths():
+    # keep costs: the trump 2 is trump_keep + 0.01 (strength 1), the plain Se 2 + 0.08
+    deal = crafted("brisca-2", [["Se", "2o", "Ac"], ["5c", "6c", "7c"]], "4o")
+    assert choice(deal, "greedy:trump_keep=2.06") == "2o"
+    assert choice(deal, "greedy:trump_keep=2.08") == "Se"
+    # 2.07: an exact tie (floats would make it 2.0800000000000001 against 2.08), which the
+    # first card held takes
+    assert choice(deal, "greedy:trump_keep=2.07") == "Se"
+
+
 def test_parameters_change_decisions():
     deal = crafted("brisca-2", [["Cb", "7b", "Rc"], ["Ao", "6o", "5e"]], "4o")
     deal.play("Rc")

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from briscasim.engine import layout as L
+from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
@@ -76,7 +77,7 @@ def test_world_weight_follows_greedy():
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
     gp = np.array(M._GREEDY_DEFAULTS)
-    rng = np.array([1], np.uint64)
+    rng = new_stream(1)
     before = np.zeros(L.STATE_LEN, np.int16)
     seen = {True: 0, False: 0}
     for d in range(20):
@@ -103,7 +104,7 @@ def test_time_budget_stops_the_search():
     r = rules.to_array()
     deal = Deal.from_seed(rules, 1)
     v = deal.view(0)
-    rng = np.array([3], np.uint64)
+    rng = new_stream(3)
     a, it = M.run_search(r, v.public, v.hand, 0, 0, _params(10_000_000, time_budget=0.02),
                          rng)
     assert a in deal.legal_actions()
@@ -118,7 +119,7 @@ def test_endgame_choice_matches_the_solver(exact_endgame):
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
         hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
-        rng = np.array([k], np.uint64)
+        rng = new_stream(k)
         a = M.ismcts_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0,
                               _params(3000 if not exact_endgame else 1,
                                       exact_endgame=exact_endgame), rng)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from briscasim.engine import layout as L
+from briscasim.engine.rng import new_stream
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies import omniscient as O
@@ -42,7 +43,7 @@ def test_two_player_endgame_is_solved_exactly():
         seat = int(state[L.S_TURN])
         hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
         a = P.pimc_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0, params,
-                            np.array([k], np.uint64))
+                            new_stream(k))
         assert a in _best(r, state, 1 << 30, 48)
 
 
@@ -53,7 +54,7 @@ def test_omniscient_plays_the_solver_choice_on_the_true_deal():
     params[O.P_EXACT_PLIES] = 8
     for k, state in enumerate(positions):
         a = O.omniscient_strategy(r, state.copy(), int(state[L.S_TURN]), params,
-                                  np.array([k], np.uint64))
+                                  new_stream(k))
         assert a in _best(r, state, 4, 8)
 
 

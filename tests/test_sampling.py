@@ -9,6 +9,7 @@ from scipy import stats
 
 from briscasim.engine import core
 from briscasim.engine import layout as L
+from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.strategies.sampling import (SPEC_LEN, W_N_POOL, W_N_SLOTS, prepare_worlds,
@@ -24,7 +25,7 @@ def _worlds(deal, seat, n, seed=1):
     base = np.zeros(L.STATE_LEN, np.int16)
     spec = np.zeros(SPEC_LEN, np.int64)
     prepare_worlds(r, v.public, v.hand, seat, v.signals, base, spec)
-    rng = np.array([seed], np.uint64)
+    rng = new_stream(seed)
     out = []
     for _ in range(n):
         w = np.zeros(L.STATE_LEN, np.int16)

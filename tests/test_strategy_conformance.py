@@ -15,6 +15,7 @@ import pytest
 
 from briscasim.engine import core
 from briscasim.engine import layout as L
+from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import PRESETS, Rules
 from briscasim.simulate import Lineup, play_chunk
@@ -72,7 +73,7 @@ def _hidden_slots(r, state, seat):
 
 
 def _decide(r, arrays, state, seat, rng_word):
-    return decide_entry(arrays, r, state, seat, seat, np.array([rng_word], np.uint64))
+    return decide_entry(arrays, r, state, seat, seat, new_stream(rng_word))
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

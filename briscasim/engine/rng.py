@@ -55,9 +55,12 @@ def substream_key(key, stream):
     return mix64(key + np.uint64(stream) * _GOLDEN + _GOLDEN)
 
 
-def new_stream() -> np.ndarray:
-    """An unset stream (point it somewhere with :func:`seed_stream` or :func:`start_stream`)."""
-    return np.zeros(STREAM_LEN, np.uint64)
+def new_stream(key: int = 0) -> np.ndarray:
+    """A stream (a ``STREAM_LEN``-element ``uint64`` array) pointed at the sequence of
+    ``key``; :func:`seed_stream` and :func:`start_stream` point it elsewhere."""
+    rng = np.zeros(STREAM_LEN, np.uint64)
+    start_stream(rng, np.uint64(key))
+    return rng
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -18,6 +18,7 @@ from numba import njit, types
 from ..engine.core import at, signals
 from ..engine.layout import (HAND_SIZE, NO_CARD, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS,
                              S_PHASE)
+from ..engine.rng import STREAM_LEN
 from ..jit import compiled
 from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER,
                   SWAP_BY_PLAY, StrategyFunction)
@@ -167,5 +168,9 @@ def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
     """:func:`decide` called from Python: ``lineup_arrays`` is
     :meth:`briscasim.simulate.Lineup.arrays`, ``rules`` the rules vector, ``state`` a deal
     state, ``rng`` the seat's stream (advanced in place)."""
+    if rng.shape != (STREAM_LEN,):
+        raise ValueError(f"rng must be a stream of {STREAM_LEN} uint64 "
+                         "(briscasim.engine.rng.new_stream), not an array of shape "
+                         f"{rng.shape}")
     kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
     return int(kernel(*lineup_arrays, rules, state, seat, entry, rng))

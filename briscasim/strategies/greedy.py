@@ -2,7 +2,9 @@
 
 Every card has a *keep cost*, what it costs to let it go on a trick the seat's side loses:
 its points for a plain card, ``trump_keep`` plus its points for a trump, and far more for
-the trump A and 3 ("keep the trump A and 3"). With ``objective = most`` the seat
+the trump A and 3 ("keep the trump A and 3"); a hundredth of a point per step of strength
+breaks ties. Keep costs are counted exactly, in integer hundredths of a point
+(``trump_keep`` is taken to the hundredth). With ``objective = most`` the seat
 
 1. **leads low**: the card of least keep cost (a blank plain card, the lowest first);
 2. **takes a trick its side is sure to win with a plain card**, picking the plain card with
@@ -49,7 +51,8 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
     Param("high_trump_threshold", int, 10, 0, 120,
           "points on the table worth spending the trump A or 3 on"),
     Param("trump_keep", float, 10.0, 0.0, 100.0,
-          "points a low trump is worth in hand: it is thrown rather than a card worth more"),
+          "points a low trump is worth in hand: it is thrown rather than a card worth more "
+          "(to the hundredth)"),
     Param("objective", str, "auto", doc="most or fewest points; auto follows the rules",
           choices=("auto", "most", "fewest")),
     Param("swap", str, "auto", doc="answer to swap offers without a swap policy: auto is "
@@ -60,26 +63,21 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
    "the trump A and 3")
 
 _A, _THREE = 0, 1
-_HIGH_TRUMP_COST = 1000.0
+_HIGH_TRUMP_COST = 1000
 # SIG_* bit of each trump face a partner signals, by face (A 3 R C S)
 _SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, SIG_TRUMP_JACK)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _keep_cost(rules, card, trump, trump_keep):
-    """What letting ``card`` go on a lost trick costs; ties go to the weaker card.
-
-    The cost is a non-negative float64 returned as its bits (an int64): those order as the
-    values do, and integer selects compile without branches (which card is a trump is as
-    random as the deal).
-    """
+    """What letting ``card`` go on a lost trick costs, in hundredths of a point (``trump_keep``
+    too); ties go to the weaker card."""
     pts = card_points(rules, card)
     strength = card_strength(rules, card)
     face = card_face(rules, card)
-    plain = np.float64(pts + 0.01 * strength).view(np.int64)
-    low_trump = np.float64(trump_keep + pts + 0.01 * strength).view(np.int64)
-    high_trump = np.float64(_HIGH_TRUMP_COST + strength).view(np.int64)
-    trump_cost = high_trump if (face == _A) | (face == _THREE) else low_trump
+    plain = 100 * pts + strength
+    trump_cost = (100 * _HIGH_TRUMP_COST + strength if (face == _A) | (face == _THREE)
+                  else trump_keep + plain)
     return trump_cost if card_suit(rules, card) == trump else plain
 
 
@@ -167,7 +165,7 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
 def _play_most(rules, public, hand, seat, signals, params):
     n = rules[R_PLAYERS]
     trump = public[S_TRUMP]
-    trump_keep = params[P_TRUMP_KEEP]
+    trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
     pos = public[S_TRICK_N]
     if pos == 0:
         return _cheapest(rules, hand, trump, trump_keep)
