@@ -72,13 +72,12 @@ _SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, 
 def _keep_cost(rules, card, trump, trump_keep):
     """What letting ``card`` go on a lost trick costs, in hundredths of a point (``trump_keep``
     too); ties go to the weaker card."""
-    pts = card_points(rules, card)
-    strength = card_strength(rules, card)
+    plain = 100 * card_points(rules, card) + card_strength(rules, card)
     face = card_face(rules, card)
-    plain = 100 * pts + strength
-    trump_cost = (100 * _HIGH_TRUMP_COST + strength if (face == _A) | (face == _THREE)
-                  else trump_keep + plain)
-    return trump_cost if card_suit(rules, card) == trump else plain
+    # a trump costs trump_keep more; the trump A and 3 far more (then the A, with more
+    # points and strength, more than the 3)
+    extra = 100 * _HIGH_TRUMP_COST if (face == _A) | (face == _THREE) else trump_keep
+    return plain + (extra if card_suit(rules, card) == trump else 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
