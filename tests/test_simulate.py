@@ -127,9 +127,10 @@ def test_kernel_of_a_shape_plays_as_the_kernel_of_every_shape(preset, spec):
     records = []
     for shape in (lineup.shape, EVERY_SHAPE):
         out = np.empty((deals * rotations, record_len(rules)), np.int32)
+        r, work16, work64 = batch.new_work()
+        r[:] = rules.to_array()
         bad = batch.kernel(rules.match_kind, shape)(
-            *lineup.arrays(), rules.to_array(), np.uint64(11), 5, deals, rotations, out,
-            *batch.new_work())
+            *lineup.arrays(), r, np.uint64(11), 5, deals, rotations, out, work16, work64)
         assert bad == -1
         records.append(out)
     assert (records[0] == records[1]).all()
