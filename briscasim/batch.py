@@ -96,8 +96,8 @@ compile on first use (:func:`kernel`)."""
 WORK_I16 = STATE_LEN + 2 * N_CARD_IDS   # scratch: a state, a deck, the shuffle's partners
 WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN  # scratch: match tallies, streams
 _PAGE = 4096
-_WORK_SLOTS = RULES_LEN + (WORK_I16 + 3) // 4 + WORK_I64
-assert _WORK_SLOTS * 8 <= _PAGE
+_I16_END = RULES_LEN + (WORK_I16 + 3) // 4     # new_work's page: rules | int16 | int64 slots
+assert (_I16_END + WORK_I64) * 8 <= _PAGE
 
 
 def new_work():
@@ -113,9 +113,8 @@ def new_work():
     block = np.empty(_PAGE // 8 * 2, np.int64)
     start = (-block.ctypes.data % _PAGE) // 8
     page = block[start:start + _PAGE // 8]
-    i16 = RULES_LEN + (WORK_I16 + 3) // 4
-    return (page[:RULES_LEN], page[RULES_LEN:i16].view(np.int16)[:WORK_I16],
-            page[i16:i16 + WORK_I64])
+    return (page[:RULES_LEN], page[RULES_LEN:_I16_END].view(np.int16)[:WORK_I16],
+            page[_I16_END:_I16_END + WORK_I64])
 
 
 def deals_kernel(shape: int):

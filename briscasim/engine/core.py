@@ -422,13 +422,12 @@ def step(rules, state, action):
                 state[S_SWAP2_DECLINED] += 1
         else:
             return -1
-        if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
-            if _draw_round(rules, state, state[S_LEADER]):
-                state[S_PHASE] = PHASE_PLAY
-                state[S_TURN] = state[S_LEADER]
-        else:
-            state[S_PHASE] = PHASE_PLAY
-            state[S_TURN] = state[S_LEADER]
+        # the swapping seat won the trick and leads the next one (after the draw, if the
+        # swap came before it)
+        if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW and not _draw_round(rules, state, seat):
+            return 0
+        state[S_PHASE] = PHASE_PLAY
+        state[S_TURN] = seat
         return 0
     return -1
 
