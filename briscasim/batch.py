@@ -74,14 +74,15 @@ def play_one(shape, rules, kinds, params, user_fn, search_fn, state, views, deck
     for s in range(n):
         start_stream(seat_rngs[at(s)], substream_key(key, base + s))
     start_deal(rules, state, deck)
+    seat = state[S_TURN]
     while state[S_PHASE] != PHASE_OVER:
-        seat = state[S_TURN]
         entry = seat + rot
         if entry >= n:
             entry -= n
         a = decide_view(shape, kinds, params, user_fn, search_fn, rules, state, public,
                         hands[at(seat)], seat, entry, seat_rngs[at(seat)])
-        if step(rules, state, a) != 0:
+        seat = step(rules, state, a)
+        if seat < 0:
             return False
     return True
 

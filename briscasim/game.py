@@ -214,7 +214,7 @@ class Deal:
                 f"{action_code(a)} is not legal for seat {self.turn} now ({self.phase} "
                 f"phase); legal: {' '.join(self.legal_codes())}")
         before = self.state.copy()
-        if core.step(self._r, self.state, a) != 0:  # pragma: no cover - checked above
+        if core.step(self._r, self.state, a) < 0:  # pragma: no cover - checked above
             raise IllegalAction(f"{action_code(a)} refused by the engine")
         self.actions.append(a)
         self._record(before, a)

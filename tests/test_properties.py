@@ -196,7 +196,10 @@ def play_checked(deal, policy, rng, events=None):
         action = policy(deal)
         n_tricks, n_draws, trick = len(deal.tricks), len(deal.draws), deal.current_trick
         leader = deal.turn if not trick else deal.tricks[-1].winner if deal.tricks else 0
+        raw = deal.state.copy()
         deal.play(action)
+        assert core.step(deal._r, raw, action) == raw[L.S_TURN]     # the seat to act next
+        assert np.array_equal(raw, deal.state)
         check_draws(deal, stock, n_draws)
         if len(deal.tricks) > n_tricks:
             best, points = trick_result(r, trick + [action], deal.trump)

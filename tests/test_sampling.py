@@ -107,7 +107,7 @@ def test_worlds_play_out_in_the_engine(preset):
             while w[L.S_PHASE] != L.PHASE_OVER:
                 n = core.legal_actions(r, w, out)
                 assert n > 0
-                assert core.step(r, w, out[rng.integers(n)]) == 0
+                assert core.step(r, w, out[rng.integers(n)]) == w[L.S_TURN]
 
 
 def test_two_player_endgame_is_the_true_world():

@@ -19,7 +19,7 @@ def _brute(r, state, side):
     vals = []
     for a in out[:k]:
         child = state.copy()
-        assert core.step(r, child, a) == 0
+        assert core.step(r, child, a) == child[L.S_TURN]
         vals.append(_brute(r, child, side))
     mine = r[L.R_SIDE + state[L.S_TURN]] == side
     return max(vals) if mine else min(vals)

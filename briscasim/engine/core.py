@@ -344,7 +344,8 @@ def _finish_deal(rules, state):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_trick(rules, state, last):
-    """Resolve the trick whose ``last`` card was just played, then offer the swap or draw.
+    """Resolve the trick whose ``last`` card was just played, then offer the swap or draw;
+    return the trick's winner, who acts next (swap offer or lead) unless the deal is over.
 
     The seats and cards that decide who acts next are passed along, not read back from the
     state just written: that would put a store-to-load round trip on the deal's critical path.
@@ -370,22 +371,26 @@ def _finish_trick(rules, state, last):
     state[S_TURN] = winner
     if trick_no == state[S_N_TRICKS]:
         _finish_deal(rules, state)
-        return
+        return winner
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
         if _offer_swap(rules, state, winner, 2 * n):
-            return
+            return winner
     if _draw_round(rules, state, winner):
         _after_draw(rules, state, winner)
+    return winner
 
 
 # ---- the step API ----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
 def step(rules, state, action):
-    """Apply ``action`` for the seat to act; return 0, or -1 if it is not legal (jitted).
+    """Apply ``action`` for the seat to act; return the seat to act next (``S_TURN``), or
+    -1 if the action is not legal (jitted).
 
     In ``PHASE_PLAY`` the action is a card of the seat's hand; in ``PHASE_SWAP`` it is
-    ``ACTION_SWAP`` or ``ACTION_KEEP``. An illegal action leaves the state unchanged.
+    ``ACTION_SWAP`` or ``ACTION_KEEP``. An illegal action leaves the state unchanged. The
+    batch loop takes the next seat from the return value rather than loading ``S_TURN`` back
+    just after it was stored (a round trip on the deal's critical path).
     """
     phase = state[S_PHASE]
     seat = state[S_TURN]
@@ -404,17 +409,17 @@ def step(rules, state, action):
         state[S_TRICK_N] = played
         if played < n:
             seat += 1
-            state[S_TURN] = 0 if seat == n else seat
-        else:
-            _finish_trick(rules, state, action)
-        return 0
+            seat = 0 if seat == n else seat
+            state[S_TURN] = seat
+            return seat
+        return _finish_trick(rules, state, action)
     if phase == PHASE_SWAP:
         seven = card_face(rules, swap_card(rules, state, seat)) == _SEVEN
         if action == ACTION_SWAP:
             _do_swap(rules, state, seat)
             if _black_hand(rules, state, seat):
                 _end_by_black_hand(rules, state, seat)
-                return 0
+                return seat
         elif action == ACTION_KEEP:
             if seven:
                 state[S_SWAP7_DECLINED] += 1
@@ -425,10 +430,10 @@ def step(rules, state, action):
         # the swapping seat won the trick and leads the next one (after the draw, if the
         # swap came before it)
         if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW and not _draw_round(rules, state, seat):
-            return 0
+            return seat
         state[S_PHASE] = PHASE_PLAY
         state[S_TURN] = seat
-        return 0
+        return seat
     return -1
 
 
