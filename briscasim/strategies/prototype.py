@@ -87,7 +87,7 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
                     a = decide_entry(arrays, r, state, seat, entry, rngs[seat])
                 else:
                     a = _ask(strategy, r, rules, state, seat, legal[:k], py_rng[seat])
-                if a not in legal[:k] or core.step(r, state, a) != 0:
+                if a not in legal[:k] or core.step(r, state, a) < 0:
                     raise StrategyError(
                         f"strategy {strategy.label} (seat {seat}) chose {_code(a)}, not legal "
                         f"in deal {item} (seed {seed}); legal: "
