@@ -30,7 +30,7 @@ from .engine.match import match_result
 from .engine.rng import STREAM_LEN, STREAMS_PER_DEAL, item_key, start_stream, substream_key
 from .jit import compiled
 from .strategies.api import StrategyFunction
-from .strategies.dispatch import SearchFunction, decide_view
+from .strategies.dispatch import SearchFunction, decide_view, draws_random
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -70,9 +70,10 @@ def play_one(shape, rules, kinds, params, user_fn, search_fn, state, views, deck
     :func:`~briscasim.engine.rng.item_key` (jitted)."""
     n = rules[R_PLAYERS]
     public, hands, seat_rngs = views
-    base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
-    for s in range(n):
-        start_stream(seat_rngs[at(s)], substream_key(key, base + s))
+    if draws_random(shape):
+        base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
+        for s in range(n):
+            start_stream(seat_rngs[at(s)], substream_key(key, base + s))
     start_deal(rules, state, deck)
     seat = state[S_TURN]
     while state[S_PHASE] != PHASE_OVER:

@@ -278,6 +278,10 @@ class Rules:
         r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS] = np.asarray(strength)[ids % 12]
         r[L.R_CARD_SUIT:L.R_CARD_SUIT + L.N_CARD_IDS] = ids // 12
         r[L.R_CARD_FACE:L.R_CARD_FACE + L.N_CARD_IDS] = ids % 12
+        for table, empty in ((L.R_CARD_POINTS, L.EMPTY_POINTS), (L.R_CARD_STRENGTH,
+                             L.EMPTY_STRENGTH), (L.R_CARD_SUIT, L.EMPTY_SUIT),
+                             (L.R_CARD_FACE, L.EMPTY_FACE)):
+            r[table + L.NO_CARD] = empty
         r[L.R_START_STATE:L.R_START_STATE + L.START_STATE_SLOTS] = self._start_state()
         r.setflags(write=False)
         return r

@@ -37,13 +37,19 @@ R_MAX_DEALS = 25
 R_STRENGTH = 26        # [12] strength per face, higher wins
 R_POINTS = 38          # [12] points per face
 R_DECK = 50            # [48] card ids of the deck in play order before shuffling
-# per-card tables (indexed by card id), so the kernels need no division by 12
-R_CARD_POINTS = 98     # [48] points of each card
-R_CARD_STRENGTH = 146  # [48] strength of each card within its suit
-R_CARD_SUIT = 194      # [48] suit of each card
-R_CARD_FACE = 242      # [48] face of each card
-R_START_STATE = 290    # [START_STATE_SLOTS] the state of a deal before its cards are dealt
+# per-card tables (indexed by card id), so the kernels need no division by 12; each has an
+# entry for NO_CARD (index -1) just before it, so that an empty hand slot reads as a card
+# that is in no suit, worth nothing and stronger than any real card (EMPTY_*)
+R_CARD_POINTS = 99     # [48] points of each card
+R_CARD_STRENGTH = 148  # [48] strength of each card within its suit
+R_CARD_SUIT = 197      # [48] suit of each card
+R_CARD_FACE = 246      # [48] face of each card
+R_START_STATE = 294    # [START_STATE_SLOTS] the state of a deal before its cards are dealt
 #                        (STATE_LEN int16 packed four to a slot): start_deal copies it
+
+EMPTY_POINTS, EMPTY_STRENGTH, EMPTY_SUIT, EMPTY_FACE = 0, 1_000_000, 4, 12
+"""What the per-card tables read for NO_CARD: an empty slot never follows suit, never
+trumps, never beats a card, and sorts after every card by strength."""
 
 LEFTOVER_NONE, LEFTOVER_REMOVE, LEFTOVER_FACE_UP, LEFTOVER_HIDDEN = 0, 1, 2, 3
 TIMING_BEFORE_DRAW, TIMING_AFTER_DRAW = 0, 1

@@ -120,6 +120,14 @@ def decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def draws_random(shape):
+    """False if the strategies of a lineup of ``shape`` (a constant) never draw from their
+    random streams, so that a kernel may leave them unstarted: greedy play alone is
+    deterministic (jitted)."""
+    return shape != HAS_GREEDY
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _plays(shape, bit, kinds, e, kind):
     """True if lineup entry ``e`` plays ``kind`` (whose shape bit is ``bit``); decided when
     compiling where the ``shape`` (a constant) holds no such strategy, or only it."""

@@ -82,14 +82,14 @@ def _keep_cost(rules, card, trump, trump_keep):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _cheapest(rules, hand, trump, trump_keep):
-    """The card of ``hand`` with the least keep cost."""
-    best = NO_CARD
-    best_cost = 0
-    for i in range(HAND_SIZE):
+    """The card of ``hand`` with the least keep cost (the first of them)."""
+    # an empty slot (NO_CARD) costs more than any card: its strength is EMPTY_STRENGTH
+    best = hand[0]
+    best_cost = _keep_cost(rules, best, trump, trump_keep)
+    for i in range(1, HAND_SIZE):
         c = hand[i]
-        # an empty slot reads the tables at index -1: harmless, it is never taken
         cost = _keep_cost(rules, c, trump, trump_keep)
-        take = (c != NO_CARD) & ((best == NO_CARD) | (cost < best_cost))
+        take = cost < best_cost
         best = c if take else best
         best_cost = cost if take else best_cost
     return best
@@ -181,8 +181,8 @@ def _play_most(rules, public, hand, seat, signals, params):
     backed = (not last and signals != 0
               and _partner_holds_top_trump(rules, public, hand, seat, signals, pos))
     # One pass over the hand finds both candidates (selects rather than branches where the
-    # outcome is as random as the deal; an empty slot reads the card tables at index -1,
-    # harmless as it is never taken):
+    # outcome is as random as the deal; an empty slot is in no suit, never wins, and its
+    # EMPTY_STRENGTH puts it below every card to bank):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins.
@@ -195,20 +195,18 @@ def _play_most(rules, public, hand, seat, signals, params):
     ruff_strength = 1000
     for i in range(HAND_SIZE):
         c = hand[i]
-        valid = c != NO_CARD
         wins = beats(rules, c, best, trump)
         is_trump = card_suit(rules, c) == trump
         strength = card_strength(rules, c)
-        ok = valid & (not is_trump) & (wins | partner_winning | backed)
-        if check_threat and ok:
-            ok = not _threatened(rules, public, hand, seat, pos, c if wins else best)
         key = 100 * card_points(rules, c) - strength
-        take = ok & (key > bank_key)
+        take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
+        if check_threat and take:
+            take = not _threatened(rules, public, hand, seat, pos, c if wins else best)
         bank = c if take else bank
         bank_key = key if take else bank_key
         face = card_face(rules, c)
         saved = ((face == _A) | (face == _THREE)) & low_table
-        take = valid & is_trump & wins & (not saved) & fight & (strength < ruff_strength)
+        take = is_trump & wins & (not saved) & fight & (strength < ruff_strength)
         ruff = c if take else ruff
         ruff_strength = strength if take else ruff_strength
     # 3. not worth fighting for: the card of least keep cost (all three are worked out and
