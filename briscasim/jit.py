@@ -7,8 +7,11 @@ compile, and a run of single deals never waits for the match kernel.
 """
 import threading
 
+from numba.core import types
+
 _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here
+_SLOTS = {}         # FunctionSlot of each kernel, by id
 
 
 def compiled(kernel, signature):
@@ -22,3 +25,36 @@ def compiled(kernel, signature):
                 kernel.disable_compile()
                 _READY.add(id(kernel))
     return kernel
+
+
+class FunctionSlot(types.WrapperAddressProtocol):
+    """A jitted function compiled for ``signature``, for a kernel argument of a function type.
+
+    numba accepts the dispatcher itself there, but then looks its compiled code up on every
+    call of the kernel (about 25 µs for each such argument); this holds the address, looked up
+    once. It calls through the C wrapper, which cannot pass an exception on: only for
+    functions that raise none (briscasim's own; a user strategy goes as its dispatcher).
+    """
+
+    def __init__(self, kernel, signature):
+        if signature not in kernel.nopython_signatures:     # a kernel jitted lazily
+            compiled(kernel, signature)
+        result = kernel.get_compile_result(signature)
+        self._address = result.library.get_pointer_to_function(
+            result.fndesc.llvm_cfunc_wrapper_name)
+        self._signature = signature
+        self.kernel = kernel        # keeps the compiled code alive
+
+    def __wrapper_address__(self):
+        return self._address
+
+    def signature(self):
+        return self._signature
+
+
+def function_slot(kernel, signature) -> FunctionSlot:
+    """The :class:`FunctionSlot` of ``kernel`` (compiled for ``signature`` on first use)."""
+    slot = _SLOTS.get(id(kernel))
+    if slot is None:
+        slot = _SLOTS.setdefault(id(kernel), FunctionSlot(kernel, signature))
+    return slot

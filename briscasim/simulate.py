@@ -22,7 +22,8 @@ from .engine import layout as L
 from .errors import UserError
 from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
-from .strategies.api import KIND_USER, N_PARAMS
+from .jit import function_slot
+from .strategies.api import KIND_USER, N_PARAMS, STRATEGY_SIGNATURE
 from .strategies.dispatch import kernel_shape, search_function
 from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
 
@@ -58,8 +59,9 @@ class Lineup:
         params = np.zeros((len(self.strategies), 2, N_PARAMS))
         for i, s in enumerate(self.strategies):
             params[i] = s.params
+        # a user strategy goes as its dispatcher, which passes its exceptions on
         user = next((s.user_fn for s in self.strategies if s.kinds[0] == KIND_USER),
-                    no_user_strategy)
+                    function_slot(no_user_strategy, STRATEGY_SIGNATURE))
         return kinds, params, user, search_function(kinds)
 
     @property

@@ -26,3 +26,29 @@ def test_kernels_compile_on_first_use_only():
     # lineups of other shapes share the kernel of every shape (31), with one search slot for
     # every search strategy
     assert out[1] == "[('deal', 1), ('deal', 31)] 1"
+
+
+def test_function_slots_play_as_the_dispatchers_they_hold():
+    """A lineup hands briscasim's own jitted functions to the kernels by address
+    (jit.FunctionSlot, looked up once) and a user strategy as its dispatcher: the records
+    are those of the dispatchers themselves."""
+    import numpy as np
+
+    from briscasim import batch
+    from briscasim.jit import FunctionSlot
+    from briscasim.rules import Rules
+    from briscasim.simulate import Lineup, record_len
+
+    rules = Rules.preset("brisca-2")
+    lineup = Lineup.build(rules, ["ismcts:iterations=10", "greedy"])
+    kinds, params, user, search = lineup.arrays()
+    assert isinstance(user, FunctionSlot) and isinstance(search, FunctionSlot)
+    kernel = batch.kernel(rules.match_kind, lineup.shape)
+    records = []
+    for slots in ((user, search), (user.kernel, search.kernel)):
+        out = np.zeros((6, record_len(rules)), np.int32)
+        r, w16, w64 = batch.new_work()
+        r[:] = rules.to_array()
+        assert kernel(kinds, params, *slots, r, np.uint64(3), 0, 3, 2, out, w16, w64) == -1
+        records.append(out)
+    assert np.array_equal(*records)

@@ -19,7 +19,7 @@ from ..engine.core import at, signals
 from ..engine.layout import (HAND_SIZE, NO_CARD, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS,
                              S_PHASE)
 from ..engine.rng import STREAM_LEN
-from ..jit import compiled
+from ..jit import compiled, function_slot
 from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER,
                   SWAP_BY_PLAY, StrategyFunction)
 from .greedy import greedy_strategy
@@ -98,10 +98,10 @@ def no_search(rules, state, seat, kind, sig, params, rng):
 
 def search_function(kinds):
     """The search slot for a lineup's ``kinds`` (``[entry, (play, swap)]``): the compiled
-    :func:`search_decide` if the lineup holds a search strategy, else :func:`no_search`."""
-    if lineup_shape(kinds) & HAS_SEARCH:
-        return compiled(search_decide, SEARCH_SIGNATURE)
-    return no_search
+    :func:`search_decide` if the lineup holds a search strategy, else :func:`no_search` (as
+    :class:`~briscasim.jit.FunctionSlot`: neither raises)."""
+    kernel = search_decide if lineup_shape(kinds) & HAS_SEARCH else no_search
+    return function_slot(kernel, SEARCH_SIGNATURE)
 
 
 @njit(cache=True, _nrt=False, inline="always")
