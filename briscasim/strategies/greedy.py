@@ -27,7 +27,7 @@ from numba import njit
 
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
                            trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN, N_CARD_IDS,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN,
                              NO_CARD, OBJECTIVE_FEWEST, PHASE_SWAP, R_OBJECTIVE, R_PLAYERS,
                              R_SIDE, S_KNOWN, S_LEADER, S_PHASE, S_TRICK, S_TRICK_N, S_TRUMP,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
@@ -104,27 +104,30 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
     trump = public[S_TRUMP]
     opponent_after = False
     for k in range(1, n - pos):
-        if rules[R_SIDE + (seat + k) % n] != side:
+        p = seat + k
+        p -= n if p >= n else 0
+        if rules[R_SIDE + p] != side:
             opponent_after = True
     if not opponent_after:
         return False
-    for c in range(N_CARD_IDS):
-        where = public[S_KNOWN + c]
-        if where == KNOWN_UNSEEN:
-            mine = False
-            for i in range(HAND_SIZE):
-                if hand[i] == c:
-                    mine = True
-            if mine:
-                continue
-        elif 0 <= where < n:
-            k = (where - seat) % n
-            if k == 0 or k >= n - pos or rules[R_SIDE + where] == side:
-                continue
-        else:
-            continue
-        if beats(rules, c, winner_card, trump):
-            return True
+    # only a card of the winning card's suit or a trump can beat it
+    suit = card_suit(rules, winner_card)
+    for j in range(1 if suit == trump else 2):
+        first = 12 * (suit if j == 0 else trump)
+        for c in range(first, first + 12):
+            where = public[S_KNOWN + c]
+            if where == KNOWN_UNSEEN:
+                if hand[0] == c or hand[1] == c or hand[2] == c:
+                    continue        # the seat's own card
+            elif 0 <= where < n:
+                k = where - seat
+                k += n if k < 0 else 0
+                if k == 0 or k >= n - pos or rules[R_SIDE + where] == side:
+                    continue        # not an opponent still to play
+            else:
+                continue            # played, face up or out of the deal
+            if beats(rules, c, winner_card, trump):
+                return True
     return False
 
 
