@@ -47,6 +47,14 @@ def at(i):
     return np.uint64(i)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def seat_after(seat, k, n):
+    """The seat ``k`` places after ``seat`` at a table of ``n``, for ``0 <= k < n`` (jitted;
+    a compare, not the division of a signed ``%``)."""
+    p = seat + k
+    return p - n if p >= n else p
+
+
 # ---- cards ---------------------------------------------------------------------------
 # Per-card tables of the rules vector: no division by 12 (signed, so costly) in the kernels.
 
@@ -353,8 +361,7 @@ def _finish_trick(rules, state, last):
     n = rules[R_PLAYERS]
     wi, best_card = _winning(rules, state, n - 1)
     wi = n - 1 if beats(rules, last, best_card, state[S_TRUMP]) else wi
-    winner = state[S_LEADER] + wi
-    winner = winner - n if winner >= n else winner
+    winner = seat_after(state[S_LEADER], wi, n)
     side = rules[at(R_SIDE + winner)]
     pts = 0
     for i in range(n):
@@ -467,7 +474,7 @@ def signals(rules, state, seat):
     trump = state[S_TRUMP]
     shift = 0
     for i in range(1, n):
-        p = (seat + i) % n
+        p = seat_after(seat, i, n)
         if rules[R_SIDE + p] != side:
             continue
         b = 128

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
-                           trick_winner_index)
+                           seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN,
                              NO_CARD, OBJECTIVE_FEWEST, PHASE_SWAP, R_OBJECTIVE, R_PLAYERS,
                              R_SIDE, S_KNOWN, S_LEADER, S_PHASE, S_TRICK, S_TRICK_N, S_TRUMP,
@@ -104,8 +104,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
     trump = public[S_TRUMP]
     opponent_after = False
     for k in range(1, n - pos):
-        p = seat + k
-        p -= n if p >= n else 0
+        p = seat_after(seat, k, n)
         if rules[R_SIDE + p] != side:
             opponent_after = True
     if not opponent_after:
@@ -153,7 +152,7 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
             return False
     shift = 0
     for k in range(1, n):
-        p = (seat + k) % n
+        p = seat_after(seat, k, n)
         if rules[R_SIDE + p] != side:
             continue
         byte = (signals >> shift) & 255
@@ -174,8 +173,7 @@ def _play_most(rules, public, hand, seat, signals, params):
     wi = trick_winner_index(rules, public)
     best = public[S_TRICK + wi]
     side = rules[R_SIDE + seat]
-    winner = public[S_LEADER] + wi
-    winner -= n if winner >= n else 0
+    winner = seat_after(public[S_LEADER], wi, n)
     partner_winning = rules[R_SIDE + winner] == side
     table = 0
     for i in range(pos):
@@ -241,8 +239,7 @@ def _play_fewest(rules, public, hand, seat):
         return choice
     wi = trick_winner_index(rules, public)
     best = public[S_TRICK + wi]
-    winner = public[S_LEADER] + wi
-    winner -= n if winner >= n else 0
+    winner = seat_after(public[S_LEADER], wi, n)
     partner_winning = rules[R_SIDE + winner] == side
     # dump the most valuable card that leaves the trick to an opponent
     dump_best = -1.0
