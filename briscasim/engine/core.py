@@ -480,18 +480,15 @@ def signals(rules, state, seat):
         b = 128
         any_trump = False
         for j in range(HAND_SIZE):
-            c = state[S_HANDS + p * HAND_SIZE + j]
-            if c == NO_CARD:
-                continue
+            # selects, not branches: what a partner holds is as random as the deal; an empty
+            # slot is in no suit and of no face (EMPTY_*), so it adds nothing
+            c = state[at(S_HANDS + p * HAND_SIZE + j)]
             f = card_face(rules, c)
-            if card_suit(rules, c) == trump:
-                any_trump = True
-                if f <= 4:  # A 3 R C S
-                    b |= 1 << f
-            elif f == _ACE or f == _THREE:
-                b |= 32
-        if not any_trump:
-            b |= 64
+            is_trump = card_suit(rules, c) == trump
+            any_trump |= is_trump
+            b |= np.int64(is_trump & (f <= 4)) << f                 # the trump A 3 R C S
+            b |= np.int64((not is_trump) & (f <= _THREE)) << 5      # a plain A or 3
+        b |= np.int64(not any_trump) << 6                           # no trump
         out |= np.int64(b) << shift
         shift += 8
     return out
