@@ -27,7 +27,7 @@ from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
                             R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
                             S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
 from .engine.match import match_result
-from .engine.rng import STREAM_LEN, STREAMS_PER_DEAL, item_key, start_stream, substream_key
+from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled
 from .strategies.api import StrategyFunction
 from .strategies.dispatch import SearchFunction, decide_view, draws_random
@@ -71,9 +71,8 @@ def play_one(shape, rules, kinds, params, user_fn, search_fn, state, views, deck
     n = rules[R_PLAYERS]
     public, hands, seat_rngs = views
     if draws_random(shape):
-        base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
         for s in range(n):
-            start_stream(seat_rngs[at(s)], substream_key(key, base + s))
+            start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot, s)))
     start_deal(rules, state, deck)
     seat = state[S_TURN]
     while state[S_PHASE] != PHASE_OVER:

@@ -21,7 +21,7 @@ from . import cards as C
 from .engine import core
 from .engine import layout as L
 from .engine.match import match_result
-from .engine.rng import STREAMS_PER_DEAL, new_stream, seed_stream
+from .engine.rng import new_stream, seat_stream, seed_stream
 from .errors import UserError
 from .game import Deal, IllegalAction, action_code, seeded_deck
 from .rules import Rules, RulesError
@@ -46,7 +46,7 @@ def _check_index(name: str, value, high: int | None = None) -> int:
 
 def play_out(deal: Deal, lineup: Lineup, seed: int, item: int, deal_no: int, rot: int) -> Deal:
     """Play ``deal`` to its end as :func:`briscasim.batch.play_one` does: seat ``s`` plays
-    lineup entry ``(s + rot) % n`` with stream ``(seed, item, 64 * deal_no + 1 + 6 * rot + s)``.
+    lineup entry ``(s + rot) % n`` with stream ``(seed, item, seat_stream(deal_no, rot, s))``.
     """
     n = deal.rules.players
     protos = [s.label for s in lineup.strategies if getattr(s, "python_fn", None) is not None]
@@ -55,9 +55,8 @@ def play_out(deal: Deal, lineup: Lineup, seed: int, item: int, deal_no: int, rot
                         "(Python) strategy")
     arrays = lineup.arrays()
     rngs = [new_stream() for _ in range(n)]
-    base = STREAMS_PER_DEAL * deal_no + 1 + 6 * rot
     for s in range(n):
-        seed_stream(rngs[s], np.uint64(seed), item, base + s)
+        seed_stream(rngs[s], np.uint64(seed), item, seat_stream(deal_no, rot, s))
     while not deal.over:
         seat = deal.turn
         a = decide_entry(arrays, deal._r, deal.state, seat, (seat + rot) % n,

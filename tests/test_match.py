@@ -6,7 +6,7 @@ import pytest
 from briscasim import batch
 from briscasim.engine import layout as L
 from briscasim.engine.match import match_result
-from briscasim.engine.rng import new_stream, seed_stream, shuffle
+from briscasim.engine.rng import STREAMS_PER_DEAL, new_stream, seed_stream, shuffle
 from briscasim.engine.core import default_deck
 from briscasim.game import Deal
 from briscasim.rules import Rules
@@ -73,14 +73,14 @@ def replay_match(rules, seed, item, swap_prob):
     for j in range(rules.max_deals):
         deck = np.zeros(48, np.int16)
         rng = new_stream()
-        seed_stream(rng, np.uint64(seed), item, batch.STREAMS_PER_DEAL * j)
+        seed_stream(rng, np.uint64(seed), item, STREAMS_PER_DEAL * j)
         default_deck(r, deck)
         shuffle(rng, deck, r[L.R_DECK_N], np.zeros(48, np.int16))
         deal = Deal(rules, deck[: r[L.R_DECK_N]].tolist())
         rngs = [new_stream() for _ in range(n)]
         for e in range(n):
             seed_stream(rngs[e], np.uint64(seed), item,
-                        batch.STREAMS_PER_DEAL * j + 1 + 6 * (j % n) + e)
+                        STREAMS_PER_DEAL * j + 1 + 6 * (j % n) + e)
         while not deal.over:
             e = deal.turn
             hand = deal.state[L.S_HANDS + 3 * e:L.S_HANDS + 3 * e + 3]

@@ -415,6 +415,8 @@ def step(rules, state, action):
         played += 1
         state[S_TRICK_N] = played
         if played < n:
+            # written out rather than seat_after(seat, 1, n): in this spot, on the deal's
+            # critical path, that compiled to code measured 20 - 80% slower
             seat += 1
             seat = 0 if seat == n else seat
             state[S_TURN] = seat

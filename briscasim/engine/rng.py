@@ -50,6 +50,14 @@ def stream_key(seed, deal, stream):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def seat_stream(deal_no, shift, seat):
+    """The stream number ``seat`` decides with in deal ``deal_no`` of an item, the lineup
+    shifted by ``shift`` seats (the rotation; six numbers per shift, one per possible seat)
+    (jitted)."""
+    return STREAMS_PER_DEAL * deal_no + 1 + 6 * shift + seat
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def substream_key(key, stream):
     """Key of the stream ``stream`` of the deal whose :func:`item_key` is ``key`` (jitted)."""
     return mix64(key + np.uint64(stream) * _GOLDEN + _GOLDEN)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine import core
 from ..engine import layout as L
-from ..engine.rng import new_stream, seed_stream
+from ..engine.rng import new_stream, seat_stream, seed_stream
 from ..game import SeatView, action_code, parse_action, seeded_deck
 from .api import SWAP_BY_PLAY
 from .dispatch import decide_entry
@@ -73,7 +73,7 @@ def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
             py_rng = {}
             for s in range(n):
                 # the seat's stream, as in briscasim.batch (deal 0 of the item)
-                seed_stream(rngs[s], np.uint64(seed), item, 1 + 6 * rot + s)
+                seed_stream(rngs[s], np.uint64(seed), item, seat_stream(0, rot, s))
                 if strategies[(s + rot) % n].python_fn is not None:
                     py_rng[s] = np.random.default_rng(int(rngs[s][0]))   # the stream's key
             core.start_deal(r, state, deck)
