@@ -10,8 +10,9 @@ play needs.
 A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is played
 ``n_rot`` times with the same cards, rotation ``r`` seating lineup entry ``(s + r) % n`` at
 seat ``s``. The kernels take the lineup first, as
-:meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, user_fn, search_fn``), then
-the rules vector.
+:meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, user_fns, search_fn``),
+then the rules vector. At every decision the engine works out the seat's legal actions
+(:func:`~briscasim.engine.core.legal_actions`) and the strategy picks one.
 
 Each kernel is compiled per lineup shape (:func:`~briscasim.strategies.dispatch.lineup_shape`:
 the strategy kinds the lineup holds) when a run first needs it: :func:`kernel`.
@@ -21,16 +22,14 @@ import threading
 import numpy as np
 from numba import njit, types
 
-from .engine.core import at, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (DRAW, HAND_SIZE, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS, PHASE_OVER,
-                            PUBLIC_LEN, RULES_LEN,
-                            R_N_SIDES, R_PLAYERS, R_SIDE, S_BLACK_HAND, S_HANDS,
-                            S_PHASE, S_POINTS, S_TURN, S_WINNER, STATE_LEN, UNDECIDED)
-from .engine.match import match_result
+from .engine.core import at, legal_actions, shuffled_deck, start_deal, step, write_record
+from .engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
+                            PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_PLAYERS, S_HANDS, S_PHASE,
+                            S_TURN, STATE_LEN, UNDECIDED)
+from .engine.match import match_result, seating, tally_deal
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled
-from .strategies.api import StrategyFunction
-from .strategies.dispatch import SearchFunction, decide_view, draws_random
+from .strategies.dispatch import SearchFunction, UserFunctions, decide_view, draws_random
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -53,49 +52,52 @@ def _seat_views(state, rngs):
 @njit(cache=True, _nrt=False, inline="always")
 def _scratch(work16, work64):
     """The scratch of :func:`new_work` cut into what a kernel plays with: the state, the deck,
-    the shuffle's partners, the seats' streams and the card stream (the match tallies are
-    ``work64[:2 * MAX_SIDES]``)."""
+    the shuffle's partners, the seats' streams, the card stream and the legal actions (the
+    match tallies are ``work64[:2 * MAX_SIDES]``)."""
     seats = 2 * MAX_SIDES + MAX_PLAYERS * STREAM_LEN
+    cards = seats + STREAM_LEN
     return (work16[:STATE_LEN], work16[STATE_LEN:STATE_LEN + N_CARD_IDS],
             work16[STATE_LEN + N_CARD_IDS:], work64[2 * MAX_SIDES:seats].view(np.uint64),
-            work64[seats:seats + STREAM_LEN].view(np.uint64))
+            work64[seats:cards].view(np.uint64), work64[cards:cards + MAX_LEGAL])
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_one(shape, rules, kinds, params, user_fn, search_fn, state, views, deck, key,
+def play_one(shape, rules, kinds, params, user_fns, search_fn, state, views, legal, deck, key,
              deal_no, rot):
     """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
     action. ``shape`` is the lineup's shape (a constant), ``views`` are :func:`_seat_views`
-    of ``state`` and ``rngs``; ``key`` is the item's
+    of ``state`` and ``rngs``, ``legal`` scratch for the legal actions; ``key`` is the item's
     :func:`~briscasim.engine.rng.item_key` (jitted)."""
     n = rules[R_PLAYERS]
     public, hands, seat_rngs = views
     if draws_random(shape):
         for s in range(n):
             start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot, s)))
-    start_deal(rules, state, deck)
+    start_deal(rules, state, deck, None)
     seat = state[S_TURN]
     while state[S_PHASE] != PHASE_OVER:
         entry = seat + rot
         if entry >= n:
             entry -= n
-        a = decide_view(shape, kinds, params, user_fn, search_fn, rules, state, public,
-                        hands[at(seat)], seat, entry, seat_rngs[at(seat)])
-        seat = step(rules, state, a)
+        k = legal_actions(rules, state, legal)
+        a = decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public,
+                        hands[at(seat)], legal[:k], seat, entry, seat_rngs[at(seat)])
+        seat = step(rules, state, a, None)
         if seat < 0:
             return False
     return True
 
 
 KERNEL_SIGNATURE = types.int64(
-    types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction, SearchFunction,
+    types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions, SearchFunction,
     types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.int32[:, ::1],
     types.int16[::1], types.int64[::1])
 """The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
 compile on first use (:func:`kernel`)."""
 
 WORK_I16 = STATE_LEN + 2 * N_CARD_IDS   # scratch: a state, a deck, the shuffle's partners
-WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN  # scratch: match tallies, streams
+WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN + MAX_LEGAL
+"""scratch: match tallies, streams, legal actions"""
 _PAGE = 4096
 _I16_END = RULES_LEN + (WORK_I16 + 3) // 4     # new_work's page: rules | int16 | int64 slots
 assert (_I16_END + WORK_I64) * 8 <= _PAGE
@@ -121,21 +123,21 @@ def new_work():
 def deals_kernel(shape: int):
     """The single-deal kernel ``play_deals`` for lineups of ``shape`` (not compiled yet)."""
     @njit(cache=True, nogil=True, _nrt=False)
-    def play_deals(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
+    def play_deals(kinds, params, user_fns, search_fn, rules, seed, first, count, n_rot, out,
                    work16, work64):
         """Play deals ``first .. first + count - 1``, each in ``n_rot`` rotations, writing
         one ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``).
         Returns -1, or the first deal where a strategy chose an illegal action (jitted,
         releases the GIL)."""
-        state, deck, partners, rngs, card_rng = _scratch(work16, work64)
+        state, deck, partners, rngs, card_rng, legal = _scratch(work16, work64)
         views = _seat_views(state, rngs)
         for i in range(count):
             item = first + i
             key = item_key(seed, item)
             shuffled_deck(rules, deck, partners, card_rng, key, 0)
             for r in range(n_rot):
-                if not play_one(shape, rules, kinds, params, user_fn, search_fn, state, views,
-                                deck, key, 0, r):
+                if not play_one(shape, rules, kinds, params, user_fns, search_fn, state, views,
+                                legal, deck, key, 0, r):
                     return item
                 write_record(rules, state, out[i * n_rot + r])
         return -1
@@ -146,17 +148,14 @@ def deals_kernel(shape: int):
 def matches_kernel(shape: int):
     """The match kernel ``play_matches`` for lineups of ``shape`` (not compiled yet)."""
     @njit(cache=True, nogil=True, _nrt=False)
-    def play_matches(kinds, params, user_fn, search_fn, rules, seed, first, count, n_rot, out,
-                     work16, work64):
-        """Like ``play_deals`` for matches: one ``M_*`` record per (match, rotation).
-
-        In deal ``j`` of a match the deal has passed ``j`` times, so engine seat ``i`` is
-        player ``(i + j) % n``; sides in the record are the players' sides (jitted, releases
-        the GIL).
+    def play_matches(kinds, params, user_fns, search_fn, rules, seed, first, count, n_rot,
+                     out, work16, work64):
+        """Like ``play_deals`` for matches: one ``M_*`` record per (match, rotation); the
+        deal passes round the table (:func:`~briscasim.engine.match.seating`), and sides
+        in the record are the players' sides (jitted, releases the GIL).
         """
         n = rules[R_PLAYERS]
-        n_sides = rules[R_N_SIDES]
-        state, deck, partners, rngs, card_rng = _scratch(work16, work64)
+        state, deck, partners, rngs, card_rng, legal = _scratch(work16, work64)
         views = _seat_views(state, rngs)
         won = work64[:MAX_SIDES]
         points = work64[MAX_SIDES:2 * MAX_SIDES]
@@ -171,20 +170,10 @@ def matches_kernel(shape: int):
                 result = UNDECIDED
                 while result == UNDECIDED:
                     shuffled_deck(rules, deck, partners, card_rng, key, j)
-                    # engine seat s is player (s + j) % n, who plays entry (s + j + r) % n
-                    shift = (j + r) % n
-                    if not play_one(shape, rules, kinds, params, user_fn, search_fn, state,
-                                    views, deck, key, j, shift):
+                    if not play_one(shape, rules, kinds, params, user_fns, search_fn, state,
+                                    views, legal, deck, key, j, seating(j, r, n)):
                         return item
-                    for s in range(n_sides):
-                        # engine side s holds seat s; its players' side is that of player s+j
-                        phys = rules[R_SIDE + (s + j) % n]
-                        points[phys] += state[S_POINTS + s]
-                    w = state[S_WINNER]
-                    if w != DRAW:
-                        won[rules[R_SIDE + (w + j) % n]] += 1
-                    if state[S_BLACK_HAND] >= 0:
-                        black += 1
+                    black += tally_deal(rules, state, j, won, points)
                     j += 1
                     result = match_result(rules, j, won, points)
                 row = i * n_rot + r

@@ -51,6 +51,31 @@ def simulate_deals_per_second(spec: str, deals: int, workers: int, repeats: int 
                ["deals_per_second"] for rep in range(repeats))
 
 
+def step_api_deals_per_second(deals: int = 20_000, repeats: int = 3,
+                              preset: str = BENCH_PRESET) -> float:
+    """Deals per second of the Python step API on one thread: :meth:`Deal.from_seed`, then
+    ``play(choice(legal_actions()))`` (a uniformly random legal action) to the end."""
+    import random
+
+    from .game import Deal
+    rules = Rules.preset(preset)
+    choose = random.Random(0).choice
+
+    def run(n):
+        for i in range(n):
+            deal = Deal.from_seed(rules, 0, i)
+            while not deal.over:
+                deal.play(choose(deal.legal_actions()))
+
+    run(min(deals, 100))           # warm up (and compile)
+    best = 0.0
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        run(deals)
+        best = max(best, deals / (time.perf_counter() - t0))
+    return best
+
+
 def _child(code: str, env: dict | None = None) -> tuple[float, str, float]:
     """Run ``python -c code`` in a fresh interpreter; return (wall seconds, its stdout, its
     CPU seconds)."""
@@ -142,6 +167,8 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
     out["scaling"] = every / one
     say("greedy vs greedy, one thread (kernel)")
     out["greedy_deals_per_second"] = kernel_deals_per_second("greedy", greedy_deals, repeats)
+    say("the Python step API, random legal actions, one thread")
+    out["step_api_deals_per_second"] = step_api_deals_per_second(repeats=repeats)
     if ismcts:
         say("ismcts iterations per second")
         fig = ismcts_figures(repeats)
@@ -172,6 +199,7 @@ def format_bench(d: dict) -> str:
         f"random vs random, simulate(), {d['cores']} cores: "
         f"{rate(d['random_deals_per_second_all_cores'])} deals/s (scaling {d['scaling']:.2f}x)",
         f"greedy vs greedy, one thread:          {rate(d['greedy_deals_per_second'])} deals/s",
+        f"Python step API (Deal), one thread:    {rate(d['step_api_deals_per_second'])} deals/s",
     ]
     if "ismcts_iterations_per_second" in d:
         lines.append(f"ismcts, one thread:                    "

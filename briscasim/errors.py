@@ -7,10 +7,13 @@ class UserError(ValueError):
     """A bad input: a file, a field or a value the user can correct."""
 
 
+class IllegalAction(UserError):
+    """An action that is not legal in the current state, or a bad deck order."""
+
+
 def _user_errors():
-    from .game import IllegalAction
     from .strategies.registry import StrategyError
-    return (UserError, RulesError, CardError, IllegalAction, StrategyError)
+    return (UserError, RulesError, CardError, StrategyError)
 
 
 USER_ERRORS = _user_errors()

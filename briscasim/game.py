@@ -1,4 +1,4 @@
-"""The Python step API: one deal at a time, over the same jitted kernels as batch play.
+"""The Python step API, and the one driver of every deal played move by move.
 
 >>> from briscasim import Rules, Deal
 >>> deal = Deal.from_seed(Rules.preset("brisca-2"), seed=1)
@@ -6,24 +6,30 @@
 ['Ao', '7c', '4e']
 >>> deal.play("Ao")               # doctest: +SKIP
 
-A :class:`Deal` records what happens (tricks, swaps, draws) so that :meth:`Deal.log` can show
-it; :meth:`Deal.view` gives what one seat may know (RULES.md section 8).
+A :class:`Deal` steps the same jitted engine as batch play (:func:`briscasim.engine.core.step`)
+and keeps the events the engine reports (cards dealt and turned, cards played, tricks won,
+draws, swaps, declined offers, black hands, the end of the deal): :attr:`Deal.events`, the
+tricks, swaps and draws, :meth:`Deal.log` and :meth:`Deal.to_dict` are read from them.
+:meth:`Deal.view` gives what one seat may know (docs/rules.md, "What each seat may know").
+Replays, prototype strategies and interactive play all play through :meth:`Deal.play` (with
+:meth:`Deal.play_out` for a whole lineup).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, NamedTuple
 
 import numpy as np
+from numba import njit, types
 
 from . import cards as C
 from .engine import core
 from .engine import layout as L
-from .engine.rng import item_key, new_stream
+from .engine.rng import STREAM_LEN, item_key, new_stream
+from .errors import IllegalAction, UserError
+from .jit import entry_point
 from .rules import Rules
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal in the current state, or a bad deck order."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,34 @@ class SeatView:
         return seen | set(self.hand_cards)
 
 
+class Event(NamedTuple):
+    """One thing that happened in a deal, as the engine reports it (``EVENT_*`` of
+    :mod:`briscasim.engine.layout` for the meaning of ``seat``, ``a`` and ``b``)."""
+    kind: str
+    seat: int
+    a: int
+    b: int
+
+    def to_dict(self) -> dict:
+        """The event as plain data, cards as codes."""
+        cards = _EVENT_CARDS[self.kind]
+        out = {"event": self.kind, "seat": self.seat}
+        for name, value, is_card in zip(_EVENT_FIELDS[self.kind], (self.a, self.b), cards):
+            out[name] = C.card_code(value) if is_card else value
+        return out
+
+
+EVENT_NAMES = ("dealt", "turned", "play", "trick", "draw", "swap", "decline", "black_hand",
+               "over")
+_EVENT_FIELDS = {"dealt": ("card",), "turned": ("card", "trump"), "play": ("card", "place"),
+                 "trick": ("points", "trick"), "draw": ("card", "face_up"),
+                 "swap": ("given", "taken"), "decline": ("card",), "black_hand": (),
+                 "over": ("points_0", "points_1")}
+_EVENT_CARDS = {"dealt": (True,), "turned": (True, False), "play": (True, False),
+                "trick": (False, False), "draw": (True, False), "swap": (True, True),
+                "decline": (True,), "black_hand": (), "over": (False, False)}
+
+
 def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.ndarray:
     """The cards, in play order, of deal ``deal_no`` of item ``item`` (a deal, or a match)
     under ``seed``, as the batch kernels deal them; ``r`` is the rules vector."""
@@ -112,15 +146,96 @@ def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.nda
     return deck[:r[L.R_DECK_N]]
 
 
+# ---- the jitted side of the driver -----------------------------------------------------------
+# A deal's arrays live in one int64 buffer (its rules vector, state, events, deck, and scratch
+# for the legal actions and the shuffle), so that a move costs one call with one array; the legal
+# actions come back packed in the return value (6 bits each from bit 0, their count from bit
+# 48), decoded once per distinct value (_LEGAL).
+_STATE_AT = L.RULES_LEN
+_EVENTS_AT = _STATE_AT + (L.STATE_LEN + 3) // 4
+_LEGAL_AT = _EVENTS_AT + L.MAX_EVENTS * L.EVENT_LEN // 4
+_DECK_AT = _LEGAL_AT + L.MAX_LEGAL
+_SHUFFLE_AT = _DECK_AT + L.N_CARD_IDS // 4
+_BUFFER_LEN = _SHUFFLE_AT + L.N_CARD_IDS // 4 + STREAM_LEN
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _parts(buffer):
+    """The rules vector, state, events, legal-action scratch and deck of a deal's buffer."""
+    return (buffer[:_STATE_AT], buffer[_STATE_AT:_EVENTS_AT].view(np.int16)[:L.STATE_LEN],
+            buffer[_EVENTS_AT:_LEGAL_AT].view(np.int16).reshape((L.MAX_EVENTS, L.EVENT_LEN)),
+            buffer[_LEGAL_AT:_DECK_AT], buffer[_DECK_AT:_SHUFFLE_AT].view(np.int16))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _packed_legal(rules, state, legal):
+    k = core.legal_actions(rules, state, legal)
+    packed = np.int64(k) << 48
+    for i in range(k):
+        packed |= np.int64(legal[i]) << (6 * i)
+    return packed
+
+
+@njit(cache=True, _nrt=False)
+def _start(buffer, seed, item, shuffle):
+    """Start the deal of the buffer's deck (shuffled first, as deal ``item`` under ``seed``,
+    if ``shuffle``), reporting events; the packed legal actions."""
+    rules, state, events, legal, deck = _parts(buffer)
+    if shuffle:
+        partners = buffer[_SHUFFLE_AT:_BUFFER_LEN - STREAM_LEN].view(np.int16)
+        rng = buffer[_BUFFER_LEN - STREAM_LEN:].view(np.uint64)
+        core.shuffled_deck(rules, deck, partners, rng, item_key(seed, item), 0)
+    events[0, 0] = 0
+    core.start_deal(rules, state, deck, events)
+    return _packed_legal(rules, state, legal)
+
+
+@njit(cache=True, _nrt=False)
+def _advance(buffer, action):
+    """Apply ``action`` to the buffer's state, reporting events; the packed legal actions of
+    the next decision, or -1 if ``action`` is not legal (nothing changes)."""
+    rules, state, events, legal, _ = _parts(buffer)
+    if core.step(rules, state, action, events) < 0:
+        return -1
+    return _packed_legal(rules, state, legal)
+
+
+_START_SIGNATURE = types.int64(types.int64[::1], types.uint64, types.int64, types.boolean)
+_ADVANCE_SIGNATURE = types.int64(types.int64[::1], types.int64)
+_calls = {}
+
+
+def _entry(kernel, signature):
+    """The entry point of ``kernel`` (:func:`briscasim.jit.entry_point`), looked up once."""
+    fn = _calls.get(kernel)
+    if fn is None:
+        fn = _calls[kernel] = entry_point(kernel, signature)
+    return fn
+
+
+_LEGAL: dict[int, tuple[int, ...]] = {}
+
+
+def _unpack(p: int) -> tuple[int, ...]:
+    k = p >> 48
+    if k == 3:
+        legal = (p & 63, p >> 6 & 63, p >> 12 & 63)
+    else:
+        legal = tuple(p >> (6 * i) & 63 for i in range(k))
+    if len(_LEGAL) < 1 << 20:
+        _LEGAL[p] = legal
+    return legal
+
+
 class Deal:
-    """One deal under ``rules``, stepped one action at a time."""
+    """One deal under ``rules``, stepped one action at a time: the one move-by-move driver
+    of the engine."""
 
     def __init__(self, rules: Rules, deck):
         """Start a deal from ``deck``: card ids (or codes) top first, every card in play
         once (removed cards excluded)."""
-        self.rules = rules
-        self._r = rules.to_array()
-        ids = [C.card_id(c) if isinstance(c, str) else int(c) for c in deck]
+        _check_rules(rules)
+        ids = [_deck_card(c) for c in deck]
         expected = set(rules.deck_ids)
         missing = expected - set(ids)
         extra = [c for c in ids if c not in expected]
@@ -132,24 +247,57 @@ class Deal:
             if repeated:
                 parts.append("repeated " + " ".join(C.card_code(c) for c in repeated))
             if extra:
-                parts.append("not in this game " + " ".join(C.card_code(c) for c in extra))
+                parts.append("not in this game " + " ".join(_code(c) for c in extra))
             raise IllegalAction(f"deck order: {'; '.join(parts)} (a deck order lists each of "
                                 f"the {len(expected)} cards in play once)")
-        self.deck = tuple(ids)
-        self.state = np.zeros(L.STATE_LEN, np.int16)
-        core.start_deal(self._r, self.state, np.array(ids, np.int16))
-        self.initial_hands = tuple(self.hand(s) for s in range(rules.players))
-        self.turned = int(self.state[L.S_TURNED])
-        self.tricks: list[Trick] = []
-        self.swaps: list[Swap] = []
-        self.draws: list[Draw] = []
-        self.actions: list[int] = []
-        self._trick_cards: list[int] = []
+        self._setup(rules)
+        self._deck[:len(ids)] = ids
+        self._legal = self._decode(_entry(_start, _START_SIGNATURE)(self._buffer, 0, 0, False))
 
     @classmethod
     def from_seed(cls, rules: Rules, seed: int, deal_index: int = 0) -> "Deal":
         """The deal that batch simulation plays as deal ``deal_index`` under ``seed``."""
-        return cls(rules, seeded_deck(rules.to_array(), seed, deal_index).tolist())
+        _check_rules(rules)
+        seed = check_count("seed", seed, 2 ** 64)
+        deal_index = check_count("deal_index", deal_index, 2 ** 63)
+        deal = cls.__new__(cls)
+        deal._setup(rules)
+        start = _calls.get(_start) or _entry(_start, _START_SIGNATURE)
+        deal._legal = deal._decode(start(deal._buffer, seed, deal_index, True))
+        return deal
+
+    def _setup(self, rules: Rules) -> None:
+        self.rules = rules
+        self._buffer = buffer = np.empty(_BUFFER_LEN, np.int64)
+        buffer[:_STATE_AT] = rules._array
+        self.actions: list[int] = []
+        self._read = (-1, None)
+
+    # views of the buffer, made when first asked for (a deal played through play() alone
+    # never needs them)
+    @cached_property
+    def _r(self) -> np.ndarray:
+        return self._buffer[:_STATE_AT]
+
+    @cached_property
+    def state(self) -> np.ndarray:
+        """The engine's deal state (``S_*`` fields of :mod:`briscasim.engine.layout`), a view:
+        read it, never write it."""
+        return self._buffer[_STATE_AT:_EVENTS_AT].view(np.int16)[:L.STATE_LEN]
+
+    @cached_property
+    def _events(self) -> np.ndarray:
+        return self._buffer[_EVENTS_AT:_LEGAL_AT].view(np.int16).reshape(L.MAX_EVENTS,
+                                                                         L.EVENT_LEN)
+
+    @cached_property
+    def _deck(self) -> np.ndarray:
+        return self._buffer[_DECK_AT:_SHUFFLE_AT].view(np.int16)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The cards in play order, top first."""
+        return tuple(self._deck[:self._r[L.R_DECK_N]].tolist())
 
     # ---- state ------------------------------------------------------------------------
     @property
@@ -158,7 +306,7 @@ class Deal:
 
     @property
     def over(self) -> bool:
-        return self.state[L.S_PHASE] == L.PHASE_OVER
+        return not self._legal
 
     @property
     def turn(self) -> int:
@@ -174,12 +322,27 @@ class Deal:
         return int(self.state[L.S_FACE_UP])
 
     @property
+    def turned(self) -> int:
+        """The card first turned face up."""
+        return int(self.state[L.S_TURNED])
+
+    @property
     def current_trick(self) -> list[int]:
-        return list(self._trick_cards)
+        return [int(c) for c in self.state[L.S_TRICK:L.S_TRICK + self.state[L.S_TRICK_N]]]
 
     def hand(self, seat: int) -> list[int]:
+        seat = self._seat(seat)
         base = L.S_HANDS + seat * L.HAND_SIZE
         return [int(c) for c in self.state[base:base + L.HAND_SIZE] if c != L.NO_CARD]
+
+    @property
+    def initial_hands(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's hand as dealt."""
+        hands = [[] for _ in range(self.rules.players)]
+        for e in self.events:
+            if e.kind == "dealt":
+                hands[e.seat].append(e.a)
+        return tuple(tuple(h) for h in hands)
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -197,58 +360,88 @@ class Deal:
 
     # ---- actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
-        out = np.zeros(L.N_ACTIONS, np.int64)
-        k = core.legal_actions(self._r, self.state, out)
-        return out[:k].tolist()
+        """The legal actions of the seat to act (card ids, ``ACTION_SWAP`` / ``ACTION_KEEP``
+        at a swap offer), as the engine works them out; empty once the deal is over."""
+        return list(self._legal)
 
     def legal_codes(self) -> list[str]:
-        return [action_code(a) for a in self.legal_actions()]
+        return [action_code(a) for a in self._legal]
 
     def play(self, action) -> None:
         """Apply an action: a card id or code, or ``"swap"`` / ``"keep"`` at a swap offer."""
-        a = parse_action(action)
-        if a not in self.legal_actions():
-            if self.over:
-                raise IllegalAction(f"the deal is over; {action_code(a)} cannot be played")
-            raise IllegalAction(
-                f"{action_code(a)} is not legal for seat {self.turn} now ({self.phase} "
-                f"phase); legal: {' '.join(self.legal_codes())}")
-        before = self.state.copy()
-        if core.step(self._r, self.state, a) < 0:  # pragma: no cover - checked above
-            raise IllegalAction(f"{action_code(a)} refused by the engine")
+        a = action if type(action) is int else parse_action(action)
+        if a not in self._legal:
+            raise self._illegal(a)
+        packed = (_calls.get(_advance) or _entry(_advance, _ADVANCE_SIGNATURE))(self._buffer, a)
+        self._legal = _LEGAL.get(packed) or _unpack(packed)
         self.actions.append(a)
-        self._record(before, a)
 
-    def _record(self, before, a):
-        s, n = self.state, self.rules.players
-        if before[L.S_PHASE] == L.PHASE_PLAY:
-            self._trick_cards.append(a)
-            if s[L.S_TRICK_NO] > before[L.S_TRICK_NO]:
-                leader = int(before[L.S_LEADER])
-                winner = int(s[L.S_LAST_WINNER])
-                pts = sum(core.card_points(self._r, c) for c in self._trick_cards)
-                self.tricks.append(Trick(int(s[L.S_TRICK_NO]), leader,
-                                         tuple(self._trick_cards), winner, int(pts)))
-                self._trick_cards = []
-        n_swaps = len(self.swaps)
-        for seat_f, taken_f in ((L.S_SWAP7_SEAT, L.S_SWAP7_CARD), (L.S_SWAP2_SEAT, L.S_SWAP2_CARD)):
-            if s[seat_f] >= 0 and before[seat_f] < 0:
-                seat = int(s[seat_f])
-                self.swaps.append(Swap(int(s[L.S_TRICK_NO]), seat, int(s[L.S_FACE_UP]),
-                                       int(s[taken_f])))
-        drawn = int(before[L.S_TO_DRAW] - s[L.S_TO_DRAW])
-        swapped = {w.seat: w.taken for w in self.swaps[n_swaps:]}
-        leader = int(s[L.S_LEADER])
-        for i in range(drawn):
-            q = (leader + i) % n
-            new = set(_hand(s, q)) - set(_hand(before, q)) - {swapped.get(q)}
-            card = new.pop()
-            self.draws.append(Draw(int(s[L.S_TRICK_NO]), q, card,
-                                   bool(s[L.S_KNOWN + card] == q)))
+    def play_out(self, decide: Callable[["Deal"], object]) -> "Deal":
+        """Play to the end of the deal, asking ``decide(deal)`` for every action (an illegal
+        answer raises :class:`IllegalAction`, leaving the deal where it was)."""
+        while self._legal:
+            self.play(decide(self))
+        return self
+
+    def _decode(self, packed: int) -> tuple[int, ...]:
+        return _LEGAL.get(packed) or _unpack(packed)
+
+    def _illegal(self, a: int) -> IllegalAction:
+        if self.over:
+            return IllegalAction(f"the deal is over; {_code(a)} cannot be played")
+        return IllegalAction(f"{_code(a)} is not legal for seat {self.turn} now ({self.phase} "
+                             f"phase); legal: {' '.join(self.legal_codes())}")
+
+    def _seat(self, seat) -> int:
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < n:
+            raise UserError(f"seat {seat!r}: seats are numbered 0 to {n - 1} in "
+                            f"{self.rules.name}")
+        return int(seat)
+
+    # ---- what happened ------------------------------------------------------------------
+    @property
+    def events(self) -> list[Event]:
+        """Everything the engine reported so far, in order."""
+        n = int(self._events[0, 0])
+        if self._read[0] != n:
+            rows = self._events[1:n + 1].tolist()
+            self._read = (n, [Event(EVENT_NAMES[k], s, a, b) for k, s, a, b in rows])
+        return list(self._read[1])
+
+    @property
+    def tricks(self) -> list[Trick]:
+        out, cards, leader = [], [], 0
+        for e in self.events:
+            if e.kind == "play":
+                leader = e.seat if not cards else leader
+                cards.append(e.a)
+            elif e.kind == "trick":
+                out.append(Trick(e.b, leader, tuple(cards), e.seat, e.a))
+                cards = []
+        return out
+
+    @property
+    def swaps(self) -> list[Swap]:
+        return [Swap(after, e.seat, e.a, e.b) for after, e in self._after_tricks("swap")]
+
+    @property
+    def draws(self) -> list[Draw]:
+        return [Draw(after, e.seat, e.a, bool(e.b)) for after, e in self._after_tricks("draw")]
+
+    def _after_tricks(self, kind: str):
+        """``(tricks completed before it, event)`` for every event of ``kind``."""
+        done = 0
+        for e in self.events:
+            done += e.kind == "trick"
+            if e.kind == kind:
+                yield done, e
 
     # ---- views and logs ---------------------------------------------------------------
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now (copies)."""
+        seat = self._seat(seat)
         base = L.S_HANDS + seat * L.HAND_SIZE
         sig = int(core.signals(self._r, self.state, seat)) if self._r[L.R_SIGNALS] else 0
         return SeatView(seat, self.state[:L.PUBLIC_LEN].copy(),
@@ -266,39 +459,41 @@ class Deal:
             "tricks": [t.to_dict() for t in self.tricks],
             "swaps": [w.to_dict() for w in self.swaps],
             "draws": [d.to_dict() for d in self.draws],
+            "events": [e.to_dict() for e in self.events],
             "outcome": out.to_dict() if out else None,
         }
 
     def log(self) -> str:
-        """A readable account of the deal so far."""
+        """A readable account of the deal so far, from its events."""
         r = self.rules
         lines = [f"rules: {r.name} ({r.players} players, {r.deck})",
                  f"face-up card: {C.card_code(self.turned)} (trump {C.SUIT_NAMES[self.trump]})"]
         for s, h in enumerate(self.initial_hands):
             lines.append(f"seat {s} (side {r.side_of[s]}) hand: {' '.join(map(C.card_code, h))}")
-        swaps = {w.after_trick: w for w in self.swaps}
-        draws: dict[int, list[Draw]] = {}
-        for d in self.draws:
-            draws.setdefault(d.after_trick, []).append(d)
-        for t in self.tricks:
-            cards = " ".join(f"{(t.leader + i) % r.players}:{C.card_code(c)}"
-                             for i, c in enumerate(t.cards))
-            lines.append(f"trick {t.number:2d}: {cards}  -> seat {t.winner} takes "
-                         f"{t.points} points")
-            events = []
-            w = swaps.get(t.number)
-            if w:
-                events.append(f"          seat {w.seat} swaps {C.card_code(w.given)} for the "
-                              f"face-up {C.card_code(w.taken)}")
-            if t.number in draws:
-                events.append("          draws: " + " ".join(
-                    f"{d.seat}:{C.card_code(d.card)}{'*' if d.face_up else ''}"
-                    for d in draws[t.number]))
-            if r.swap_timing == "after_draw":
-                events.reverse()
-            lines.extend(events)
-        if self._trick_cards:
-            lines.append("current trick: " + " ".join(map(C.card_code, self._trick_cards)))
+        trick, draws = [], []
+
+        def flush_draws():
+            if draws:
+                lines.append("          draws: " + " ".join(draws))
+                draws.clear()
+
+        for e in self.events:
+            if e.kind == "play":
+                flush_draws()
+                trick.append(f"{e.seat}:{C.card_code(e.a)}")
+            elif e.kind == "trick":
+                lines.append(f"trick {e.b:2d}: {' '.join(trick)}  -> seat {e.seat} takes "
+                             f"{e.a} points")
+                trick = []
+            elif e.kind == "swap":
+                flush_draws()
+                lines.append(f"          seat {e.seat} swaps {C.card_code(e.a)} for the "
+                             f"face-up {C.card_code(e.b)}")
+            elif e.kind == "draw":
+                draws.append(f"{e.seat}:{C.card_code(e.a)}{'*' if e.b else ''}")
+        flush_draws()
+        if trick:
+            lines.append("current trick: " + " ".join(c.split(":")[1] for c in trick))
         out = self.outcome
         if out:
             pts = ", ".join(f"side {i}: {p}" for i, p in enumerate(out.points))
@@ -312,9 +507,30 @@ class Deal:
         return "\n".join(lines)
 
 
-def _hand(state, seat):
-    base = L.S_HANDS + seat * L.HAND_SIZE
-    return [int(c) for c in state[base:base + L.HAND_SIZE] if c != L.NO_CARD]
+def _check_rules(rules) -> None:
+    if not isinstance(rules, Rules):
+        raise UserError(f"rules must be a briscasim Rules value (Rules.preset(...)), not "
+                        f"{type(rules).__name__}")
+
+
+def check_count(name: str, value, high: int) -> int:
+    """``value`` as a whole number from 0 to ``high - 1``, else :class:`UserError`."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 0 <= value < high:
+        raise UserError(f"{name} = {value!r} must be a whole number from 0 below {high}")
+    return int(value)
+
+
+def _deck_card(c) -> int:
+    if isinstance(c, str):
+        return C.card_id(c)
+    if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
+        raise IllegalAction(f"deck order: {c!r} is neither a card id nor a card code")
+    return int(c)
+
+
+def _code(a: int) -> str:
+    return action_code(a) if 0 <= a < L.N_ACTIONS else str(a)
 
 
 def action_code(a: int) -> str:
@@ -326,6 +542,9 @@ def action_code(a: int) -> str:
 
 
 def parse_action(action) -> int:
+    """An action from a card id or code, ``"swap"`` or ``"keep"``."""
+    if isinstance(action, (bool, np.bool_)):
+        raise IllegalAction(f"action {action!r} is neither a card nor swap / keep")
     if isinstance(action, (int, np.integer)):
         if not 0 <= action < L.N_ACTIONS:
             raise IllegalAction(f"action {int(action)} is neither a card id (0..47) nor "

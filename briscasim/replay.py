@@ -1,11 +1,9 @@
 """Replays: any simulated deal again, bit for bit, and deals typed in from a real table.
 
-A simulated deal is re-created from ``(rules, lineup, seed, deal index, rotation)`` with the
-stream conventions of :mod:`briscasim.batch`: the cards come from
-:meth:`briscasim.game.Deal.from_seed` and every decision from the same jitted
-:func:`briscasim.strategies.dispatch.decide`, fed the same per-seat streams as
-:func:`briscasim.batch.play_one`. The replayed :class:`~briscasim.game.Deal` records what
-happened (tricks, swaps, draws), so :meth:`~briscasim.game.Deal.log` can show it.
+A simulated deal is re-created from ``(rules, lineup, seed, deal index, rotation)`` by the
+driver (:func:`briscasim.driver.play_deal`), with the batch kernels' cards, dispatcher and
+random streams. The replayed :class:`~briscasim.game.Deal` keeps the engine's events, so
+:meth:`~briscasim.game.Deal.log` can show what happened.
 """
 from __future__ import annotations
 
@@ -18,15 +16,13 @@ import numpy as np
 
 from . import batch
 from . import cards as C
+from .driver import match_deals, play_deal
 from .engine import core
 from .engine import layout as L
-from .engine.match import match_result
-from .engine.rng import new_stream, seat_stream, seed_stream
 from .errors import UserError
-from .game import Deal, IllegalAction, action_code, seeded_deck
+from .game import Deal, IllegalAction, action_code, check_count
 from .rules import Rules, RulesError
 from .simulate import Lineup
-from .strategies.dispatch import decide_entry
 
 
 def deal_record(deal: Deal) -> np.ndarray:
@@ -36,39 +32,6 @@ def deal_record(deal: Deal) -> np.ndarray:
     return out
 
 
-def _check_index(name: str, value, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0 \
-            or (high is not None and value >= high):
-        limit = f" below {high}" if high is not None else ""
-        raise UserError(f"{name} = {value!r} must be a whole number from 0{limit}")
-    return int(value)
-
-
-def play_out(deal: Deal, lineup: Lineup, seed: int, item: int, deal_no: int, rot: int) -> Deal:
-    """Play ``deal`` to its end as :func:`briscasim.batch.play_one` does: seat ``s`` plays
-    lineup entry ``(s + rot) % n`` with stream ``(seed, item, seat_stream(deal_no, rot, s))``.
-    """
-    n = deal.rules.players
-    protos = [s.label for s in lineup.strategies if getattr(s, "python_fn", None) is not None]
-    if protos:
-        raise UserError(f"replay plays jitted strategies only; {protos[0]} is a prototype "
-                        "(Python) strategy")
-    arrays = lineup.arrays()
-    rngs = [new_stream() for _ in range(n)]
-    for s in range(n):
-        seed_stream(rngs[s], np.uint64(seed), item, seat_stream(deal_no, rot, s))
-    while not deal.over:
-        seat = deal.turn
-        a = decide_entry(arrays, deal._r, deal.state, seat, (seat + rot) % n,
-                         rngs[seat])
-        try:
-            deal.play(int(a))
-        except IllegalAction as e:
-            raise IllegalAction(f"strategy {lineup.labels[(seat + rot) % n]} at seat {seat}: "
-                                f"{e}") from None
-    return deal
-
-
 def replay_deal(rules: Rules, specs, seed: int, deal: int, rotation: int = 0) -> Deal:
     """Deal ``deal`` of a simulation under ``seed`` (rotation ``rotation`` of ``--duplicate``),
     played again action for action."""
@@ -76,10 +39,10 @@ def replay_deal(rules: Rules, specs, seed: int, deal: int, rotation: int = 0) ->
         raise UserError(f"rules {rules.name} play matches ({rules.match}); replay the match "
                         "with replay_match")
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
-    seed = _check_index("seed", seed, 2 ** 64)
-    deal = _check_index("deal", deal)
-    rotation = _check_index("rotation", rotation, rules.players)
-    return play_out(Deal.from_seed(rules, seed, deal), lineup, seed, deal, 0, rotation)
+    seed = check_count("seed", seed, 2 ** 64)
+    deal = check_count("deal", deal, 2 ** 63)
+    rotation = check_count("rotation", rotation, rules.players)
+    return play_deal(rules, lineup, seed, deal, 0, rotation)
 
 
 @dataclass
@@ -101,26 +64,10 @@ def replay_match(rules: Rules, specs, seed: int, match: int, rotation: int = 0) 
     if rules.match_kind == "deal":
         raise UserError(f"rules {rules.name} play single deals; replay with replay_deal")
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
-    seed = _check_index("seed", seed, 2 ** 64)
-    match = _check_index("deal", match)
-    rotation = _check_index("rotation", rotation, rules.players)
-    r = rules.to_array()
-    n, n_sides = rules.players, len(rules.sides)
-    won = np.zeros(L.MAX_SIDES, np.int64)
-    points = np.zeros(L.MAX_SIDES, np.int64)
-    deals, black, result = [], 0, L.UNDECIDED
-    while result == L.UNDECIDED:
-        j = len(deals)
-        d = play_out(Deal(rules, seeded_deck(r, seed, match, j).tolist()), lineup, seed, match,
-                     j, (j + rotation) % n)
-        deals.append(d)
-        for s in range(n_sides):
-            points[rules.side_of[(s + j) % n]] += d.state[L.S_POINTS + s]
-        w = int(d.state[L.S_WINNER])
-        if w != L.DRAW:
-            won[rules.side_of[(w + j) % n]] += 1
-        black += d.state[L.S_BLACK_HAND] >= 0
-        result = int(match_result(r, len(deals), won, points))
+    seed = check_count("seed", seed, 2 ** 64)
+    match = check_count("deal", match, 2 ** 63)
+    rotation = check_count("rotation", rotation, rules.players)
+    deals, won, points, black, result = match_deals(rules, lineup, seed, match, rotation)
     rec = np.zeros(batch.MATCH_RECORD_LEN, np.int32)
     rec[batch.M_WINNER] = result
     rec[batch.M_DEALS] = len(deals)

@@ -42,27 +42,28 @@ class Lineup:
         if len(specs) != rules.players:
             raise StrategyError(f"{len(specs)} strategies given for {rules.players} seats; "
                                 "give one for every seat, or one for all")
-        strategies = tuple(resolve(s) if isinstance(s, str) else s for s in specs)
-        users = {id(s.user_fn) for s in strategies if s.kinds[0] == KIND_USER}
-        if len(users) > 1:
-            raise StrategyError("a lineup may hold at most one user strategy function")
-        return cls(strategies)
+        return cls(tuple(resolve(s) if isinstance(s, str) else s for s in specs))
 
     @property
     def labels(self) -> list[str]:
         return [s.label for s in self.strategies]
 
+    @property
+    def has_user_strategy(self) -> bool:
+        return any(s.kinds[0] == KIND_USER for s in self.strategies)
+
     def arrays(self):
-        """``(kinds, params, user_fn, search_fn)`` for the kernels (the function slots of
+        """``(kinds, params, user_fns, search_fn)`` for the kernels (the function slots of
         :mod:`briscasim.strategies.dispatch`; a search strategy compiles here on first use)."""
         kinds = np.array([s.kinds for s in self.strategies], dtype=np.int64)
         params = np.zeros((len(self.strategies), 2, N_PARAMS))
         for i, s in enumerate(self.strategies):
             params[i] = s.params
         # a user strategy goes as its dispatcher, which passes its exceptions on
-        user = next((s.user_fn for s in self.strategies if s.kinds[0] == KIND_USER),
-                    function_slot(no_user_strategy, STRATEGY_SIGNATURE))
-        return kinds, params, user, search_function(kinds)
+        empty = function_slot(no_user_strategy, STRATEGY_SIGNATURE)
+        users = [s.user_fn if s.kinds[0] == KIND_USER else empty for s in self.strategies]
+        users += [empty] * (L.MAX_PLAYERS - len(users))
+        return kinds, params, tuple(users), search_function(kinds)
 
     @property
     def shape(self) -> int:
@@ -90,12 +91,29 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     out = np.empty((count * rotations, record_len(rules)), np.int32)
     r, w16, w64 = work if work is not None else batch.new_work()
     r[:] = rules.to_array()
-    bad = batch.kernel(rules.match_kind, lineup.shape)(*lineup.arrays(), r, np.uint64(seed),
-                                                       first, count, rotations, out, w16, w64)
+    kernel = batch.kernel(rules.match_kind, lineup.shape)
+    try:
+        bad = kernel(*lineup.arrays(), r, np.uint64(seed), first, count, rotations, out, w16,
+                     w64)
+    except Exception as e:
+        if not lineup.has_user_strategy:
+            raise
+        # a user strategy raised: find the deal, seat and decision through the driver
+        raise _failure(rules, lineup, seed, first, count, rotations) or e
     if bad >= 0:
-        raise StrategyError(f"a strategy in lineup {lineup.labels} chose an illegal action "
-                            f"in deal {bad} (seed {seed})")
+        raise _failure(rules, lineup, seed, bad, 1, rotations) or StrategyError(
+            f"a strategy in lineup {lineup.labels} chose an illegal action in deal {bad} "
+            f"(seed {seed})")
     return out
+
+
+def _failure(rules, lineup, seed, first, count, rotations):
+    """The error of the first deal of the chunk that fails when played move by move (see
+    :func:`briscasim.driver.find_failure`); matches are described by their first deal."""
+    from .driver import find_failure
+    if rules.match_kind != "deal":
+        return None
+    return find_failure(rules, lineup, seed, first, count, rotations)
 
 
 # ---- many deals on many threads ----------------------------------------------------------

@@ -23,7 +23,7 @@ from numba import njit
 
 from briscasim.batch import new_work
 from briscasim.bench import CHUNK
-from briscasim.engine.core import shuffled_deck, start_deal, step
+from briscasim.engine.core import legal_actions, shuffled_deck, start_deal, step
 from briscasim.engine.layout import (HAND_SIZE, PHASE_OVER, PUBLIC_LEN, S_HANDS, S_PHASE,
                                      S_TURN, STATE_LEN)
 from briscasim.engine.rng import item_key, new_stream
@@ -52,7 +52,7 @@ def _shuffle_start(rules, state, deck, partners, rng, seed, count):
 
 
 @njit(_nrt=False)
-def _engine_loop(rules, state, deck, partners, rng, seed, count, params):
+def _engine_loop(rules, state, deck, partners, rng, seed, count, params, legal):
     acc = 0
     for i in range(count):
         shuffled_deck(rules, deck, partners, rng, item_key(seed, i), 0)
@@ -60,7 +60,9 @@ def _engine_loop(rules, state, deck, partners, rng, seed, count, params):
         while state[S_PHASE] != PHASE_OVER:
             seat = state[S_TURN]
             hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-            a = random_strategy(rules, state[:PUBLIC_LEN], hand, seat, 0, params, rng)
+            k = legal_actions(rules, state, legal)
+            a = random_strategy(rules, state[:PUBLIC_LEN], hand, legal[:k], seat, 0, params,
+                                rng)
             step(rules, state, a)
         acc += state[S_PHASE]
     return acc
@@ -106,7 +108,8 @@ def main():
         "play_chunk greedy": lambda: chunks(greedy),
         "shuffle": lambda: _shuffle_only(r, deck, partners, rng, seed, n),
         "shuffle+start": lambda: _shuffle_start(r, state, deck, partners, rng, seed, n),
-        "engine loop": lambda: _engine_loop(r, state, deck, partners, rng, seed, n, params),
+        "engine loop": lambda: _engine_loop(r, state, deck, partners, rng, seed, n, params,
+                                                  np.zeros(8, np.int64)),
     }
     print(f"{a.preset}, {n} deals, best of {a.repeat}")
     for name, fn in cases.items():

@@ -13,7 +13,7 @@ from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.solver import WIN
-from test_solver import _positions, _solve
+from test_solver import _legal, _positions, _solve
 
 
 def _params(iterations, **kw):
@@ -88,10 +88,12 @@ def test_world_weight_follows_greedy():
                     and len(legal) > 1:
                 leader = deal.turn
                 v = deal.view(leader)
-                g = greedy_strategy(r, v.public, v.hand, leader, 0, gp, rng)
+                g = greedy_strategy(r, v.public, v.hand, np.array(legal, np.int64), leader, 0,
+                                    gp, rng)
                 a = int(legal[(d + deal.state[L.S_TRICK_NO]) % len(legal)])
                 deal.play(a)
-                w = M.world_weight(r, deal.state, deal.turn, 0.25, gp, before, rng)
+                w = M.world_weight(r, deal.state, deal.turn, 0.25, gp, before, rng,
+                                   np.zeros(L.MAX_LEGAL, np.int64))
                 assert w == (1.0 if a == g else 0.25)
                 seen[a == g] += 1
             else:
@@ -120,7 +122,7 @@ def test_endgame_choice_matches_the_solver(exact_endgame):
         seat = int(state[L.S_TURN])
         hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
         rng = new_stream(k)
-        a = M.ismcts_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0,
+        a = M.ismcts_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, _legal(r, state), seat, 0,
                               _params(3000 if not exact_endgame else 1,
                                       exact_endgame=exact_endgame), rng)
         _, actions, values = _solve(r, state)

@@ -84,8 +84,9 @@ def replay_match(rules, seed, item, swap_prob):
         while not deal.over:
             e = deal.turn
             hand = deal.state[L.S_HANDS + 3 * e:L.S_HANDS + 3 * e + 3]
-            deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, e, 0, params,
-                                          rngs[e])))
+            legal = np.array(deal.legal_actions(), np.int64)
+            deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, legal, e, 0,
+                                          params, rngs[e])))
         points = [0] * len(rules.sides)
         for t in deal.tricks:
             points[side[(t.winner + j) % n]] += t.points

@@ -11,7 +11,7 @@ from briscasim.strategies import omniscient as O
 from briscasim.strategies import pimc as P
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.registry import REGISTRY
-from test_solver import _positions, _solve
+from test_solver import _legal, _positions, _solve
 
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-3-faceup", "brisca-4-pairs-signals",
@@ -42,8 +42,8 @@ def test_two_player_endgame_is_solved_exactly():
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
         hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
-        a = P.pimc_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0, params,
-                            new_stream(k))
+        a = P.pimc_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, _legal(r, state), seat, 0,
+                            params, new_stream(k))
         assert a in _best(r, state, 1 << 30, 48)
 
 
@@ -53,8 +53,8 @@ def test_omniscient_plays_the_solver_choice_on_the_true_deal():
     params[O.P_DEPTH] = 4
     params[O.P_EXACT_PLIES] = 8
     for k, state in enumerate(positions):
-        a = O.omniscient_strategy(r, state.copy(), int(state[L.S_TURN]), params,
-                                  new_stream(k))
+        a = O.omniscient_strategy(r, state.copy(), _legal(r, state), int(state[L.S_TURN]),
+                                  params, new_stream(k))
         assert a in _best(r, state, 4, 8)
 
 

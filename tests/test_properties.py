@@ -103,7 +103,7 @@ def expected_known(deal, turned):
         face = w.given
     drawn = [d for d in deal.draws if d.face_up]
     if drawn:
-        assert len(drawn) == 1 and drawn[0] is deal.draws[-1] and drawn[0].card == face
+        assert len(drawn) == 1 and drawn[0] == deal.draws[-1] and drawn[0].card == face
         k[face] = drawn[0].seat
     else:
         k[face] = L.KNOWN_FACE_UP
@@ -388,8 +388,9 @@ def test_from_seed_replays_the_batch_deal(rules, seed, index):
         s = deal.turn
         hand = deal.state[L.S_HANDS + 3 * s:L.S_HANDS + 3 * s + 3]
         sig = int(core.signals(r, deal.state, s)) if r[L.R_SIGNALS] else 0
-        deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, s, sig, params,
-                                      rngs[s])))
+        legal = np.array(deal.legal_actions(), np.int64)
+        deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, legal, s, sig,
+                                      params, rngs[s])))
     mine = np.zeros(L.RECORD_LEN, np.int16)
     core.write_record(r, deal.state, mine)
     assert mine.tolist() == rec.tolist()

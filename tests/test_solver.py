@@ -10,6 +10,12 @@ from briscasim.strategies.solver import (LEGAL_STRIDE, MAX_PLY, NO_HORIZON, WIN,
                                          position_value, remaining_plies, root_values)
 
 
+def _legal(r, state):
+    """The legal actions of ``state``, as the engine works them out."""
+    out = np.zeros(L.MAX_LEGAL, np.int64)
+    return out[:core.legal_actions(r, state, out)].copy()
+
+
 def _brute(r, state, side):
     """Paranoid minimax by full enumeration (plain Python over the engine's step)."""
     if state[L.S_PHASE] == L.PHASE_OVER:

@@ -2,6 +2,7 @@
 strategies, the ``strategies`` command."""
 import json
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -158,10 +159,51 @@ def test_register_strategy_from_python(user_path):
     assert "first" not in REGISTRY
 
 
-def test_two_user_functions_in_one_lineup_are_refused(user_path):
+def test_any_number_of_user_strategies_in_one_lineup(user_path):
+    """Each lineup entry has its own user slot: two user functions (and a built-in) play
+    together in the kernels, deal for deal as the driver plays them."""
+    rules = Rules.preset("brisca-3-remove2")
+    lineup = Lineup.build(rules, ["user_strategies:first_card", "user_strategies:lazy_last_card",
+                                  "greedy"])
+    out = play_chunk(rules, lineup, 4, 0, 30, rotations=3)
+    np.testing.assert_array_equal(out, play_prototype_chunk(rules, lineup, 4, 0, 30, 3))
+    # the two functions play differently: swapping them changes the records
+    other = Lineup.build(rules, ["user_strategies:lazy_last_card", "user_strategies:first_card",
+                                 "greedy"])
+    assert not np.array_equal(out, play_chunk(rules, other, 4, 0, 30, rotations=3))
+
+
+def test_an_illegal_user_action_names_deal_seat_decision_and_replay(user_path, capsys):
+    """The error says who chose what, where, and how to see it again; the command given
+    reproduces it."""
     rules = Rules.preset("brisca-2")
-    with pytest.raises(StrategyError, match="at most one user strategy"):
-        Lineup.build(rules, ["user_strategies:first_card", "user_strategies:lazy_last_card"])
+    lineup = Lineup.build(rules, ["greedy", "user_strategies:illegal_in_trick_5"])
+    with pytest.raises(StrategyError) as e:
+        play_chunk(rules, lineup, 7, 40, 5, rotations=2)
+    msg = str(e.value)
+    assert re.search(r"illegal_in_trick_5 at seat \d, decision \d+ of deal 40 \(seed 7",
+                     msg), msg
+    for words in ("not legal", "briscasim replay --preset brisca-2 --strategy "
+                  "greedy --strategy user_strategies:illegal_in_trick_5 --seed 7 --deal 40"):
+        assert words in msg, msg
+    from briscasim.cli.main import main
+    command = msg.split("reproduce it with: ")[1].split()
+    with pytest.raises(SystemExit) as exit_:
+        main(command[1:])
+    assert exit_.value.code == 2 and "decision" in capsys.readouterr().err
+
+
+def test_a_user_strategy_that_raises_names_deal_seat_and_replay(user_path):
+    rules = Rules.preset("brisca-2")
+    lineup = Lineup.build(rules, ["user_strategies:raises_in_trick_3", "random"])
+    with pytest.raises(StrategyError) as e:
+        play_chunk(rules, lineup, 2, 10, 3)
+    msg = str(e.value)
+    for words in ("raised ValueError: no idea what to play", "at seat 0, decision",
+                  "of deal 10 (seed 2",
+                  "briscasim replay --preset brisca-2 --strategy "
+                  "user_strategies:raises_in_trick_3 --strategy random --seed 2 --deal 10"):
+        assert words in msg, msg
 
 
 def test_prototype_strategy_plays_through_play_chunk(user_path):

@@ -10,10 +10,12 @@ Between tricks the engine resolves the trick, offers the swap to the winner (pha
 ``PHASE_SWAP``) when RULES.md section 3 allows it, and draws, all inside :func:`step`.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .layout import (
-    ACTION_KEEP, ACTION_SWAP, DRAW, HAND_SIZE, KNOWN_FACE_UP, KNOWN_PLAYED, LEFTOVER_FACE_UP,
+    ACTION_KEEP, ACTION_SWAP, DRAW, EVENT_BLACK_HAND, EVENT_DEALT, EVENT_DECLINE, EVENT_DRAW,
+    EVENT_OVER, EVENT_PLAY, EVENT_SWAP, EVENT_TRICK, EVENT_TURNED, HAND_SIZE, KNOWN_FACE_UP, KNOWN_PLAYED, LEFTOVER_FACE_UP,
     NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PHASE_SWAP, REC_BLACK_HAND,
     REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD, REC_SWAP2_DECLINED,
     REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED, REC_SWAP7_SEAT,
@@ -32,6 +34,32 @@ from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
 # hand_slot's table: for each 3-bit mask of matching slots, 1 + the first one (0: none)
 _FIRST_SLOT = np.int64(0x12131210)
+
+
+# ---- events --------------------------------------------------------------------------------
+
+def emit(events, kind, seat, a, b):
+    """Append the event ``(kind, seat, a, b)`` to ``events`` (jitted; layout ``EVENT_*``).
+
+    ``events`` is an int16 buffer of ``MAX_EVENTS`` rows of ``EVENT_LEN`` (row 0 counts the
+    events; a full buffer keeps its first events), or ``None``: then the call compiles to
+    nothing, so the batch kernels pay nothing for the events they do not ask for."""
+
+
+@overload(emit, inline="always", jit_options={"_nrt": False})
+def _emit(events, kind, seat, a, b):
+    if isinstance(events, (types.NoneType, types.Omitted)):
+        return lambda events, kind, seat, a, b: None
+
+    def write(events, kind, seat, a, b):
+        i = events[0, 0] + 1
+        if i < events.shape[0]:
+            events[i, 0] = kind
+            events[i, 1] = seat
+            events[i, 2] = a
+            events[i, 3] = b
+            events[0, 0] = i
+    return write
 
 
 # ---- indexing ----------------------------------------------------------------------------
@@ -154,17 +182,21 @@ def _black_hand(rules, state, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _end_by_black_hand(rules, state, seat):
+def _end_by_black_hand(rules, state, seat, events):
+    side = rules[at(R_SIDE + seat)]
     state[S_BLACK_HAND] = seat
-    state[S_WINNER] = rules[at(R_SIDE + seat)]
+    state[S_WINNER] = side
     state[S_PHASE] = PHASE_OVER
+    emit(events, EVENT_BLACK_HAND, seat, -1, -1)
+    emit(events, EVENT_OVER, side, state[S_POINTS], state[S_POINTS + 1])
 
 
 # ---- dealing ---------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def start_deal(rules, state, deck):
-    """Set up a deal from ``deck``: the ``R_DECK_N`` cards in play order, top first (jitted).
+def start_deal(rules, state, deck, events=None):
+    """Set up a deal from ``deck``: the ``R_DECK_N`` cards in play order, top first; report
+    the cards dealt and the card turned into ``events`` (or ``None``) (jitted).
 
     Copies the rules vector's ``R_START_STATE`` (all that does not depend on the cards, worked
     out once by :meth:`briscasim.rules.Rules.to_array`), deals three cards to each seat one at
@@ -179,6 +211,7 @@ def start_deal(rules, state, deck):
     for r in range(HAND_SIZE):
         for s in range(n):
             state[at(S_HANDS + s * HAND_SIZE + r)] = deck[at(pos)]
+            emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
     turned = deck[at(pos)]
     m = state[S_N_FACEDOWN]
@@ -202,9 +235,10 @@ def start_deal(rules, state, deck):
     state[S_FACE_UP] = turned
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
+    emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
     for s in range(n):
         if _black_hand(rules, state, s):
-            _end_by_black_hand(rules, state, s)
+            _end_by_black_hand(rules, state, s, events)
             return
 
 
@@ -261,9 +295,10 @@ def _offer_swap(rules, state, seat, needed):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _do_swap(rules, state, seat):
+def _do_swap(rules, state, seat, events):
     given = swap_card(rules, state, seat)
     taken = state[S_FACE_UP]
+    emit(events, EVENT_SWAP, seat, given, taken)
     base = S_HANDS + seat * HAND_SIZE
     state[base + hand_slot(state, seat, given)] = taken
     state[S_FACE_UP] = given
@@ -282,7 +317,7 @@ def _do_swap(rules, state, seat):
 # ---- drawing ---------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw_round(rules, state, seat):
+def _draw_round(rules, state, seat, events):
     """Everyone draws one card, the trick's winner ``seat`` first. Returns False if a black
     hand ended the deal."""
     to_draw = state[S_TO_DRAW]
@@ -293,7 +328,8 @@ def _draw_round(rules, state, seat):
     drawn = state[S_DRAWN]
     facedown = state[S_FACEDOWN_TO_DRAW]
     for _ in range(n):
-        if drawn < facedown:
+        face_up = drawn >= facedown
+        if not face_up:
             card = state[at(S_STOCK + drawn)]
             drawn += 1
         else:
@@ -301,10 +337,11 @@ def _draw_round(rules, state, seat):
             state[at(S_KNOWN + card)] = seat
         to_draw -= 1
         _give(state, seat, card)
+        emit(events, EVENT_DRAW, seat, card, face_up)
         if black_hand and _black_hand(rules, state, seat):
             state[S_DRAWN] = drawn
             state[S_TO_DRAW] = to_draw
-            _end_by_black_hand(rules, state, seat)
+            _end_by_black_hand(rules, state, seat, events)
             return False
         seat += 1
         seat = 0 if seat == n else seat
@@ -325,7 +362,7 @@ def _after_draw(rules, state, winner):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _finish_deal(rules, state):
+def _finish_deal(rules, state, events):
     n_sides = rules[R_N_SIDES]
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
     best = state[S_POINTS]
@@ -348,10 +385,11 @@ def _finish_deal(rules, state):
         winner = DRAW
     state[S_WINNER] = winner
     state[S_PHASE] = PHASE_OVER
+    emit(events, EVENT_OVER, winner, state[S_POINTS], state[S_POINTS + 1])
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _finish_trick(rules, state, last):
+def _finish_trick(rules, state, last, events):
     """Resolve the trick whose ``last`` card was just played, then offer the swap or draw;
     return the trick's winner, who acts next (swap offer or lead) unless the deal is over.
 
@@ -376,13 +414,14 @@ def _finish_trick(rules, state, last):
     state[S_TRICK_N] = 0
     state[S_LEADER] = winner
     state[S_TURN] = winner
+    emit(events, EVENT_TRICK, winner, pts, trick_no)
     if trick_no == state[S_N_TRICKS]:
-        _finish_deal(rules, state)
+        _finish_deal(rules, state, events)
         return winner
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
         if _offer_swap(rules, state, winner, 2 * n):
             return winner
-    if _draw_round(rules, state, winner):
+    if _draw_round(rules, state, winner, events):
         _after_draw(rules, state, winner)
     return winner
 
@@ -390,14 +429,16 @@ def _finish_trick(rules, state, last):
 # ---- the step API ----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def step(rules, state, action):
+def step(rules, state, action, events=None):
     """Apply ``action`` for the seat to act; return the seat to act next (``S_TURN``), or
     -1 if the action is not legal (jitted).
 
-    In ``PHASE_PLAY`` the action is a card of the seat's hand; in ``PHASE_SWAP`` it is
-    ``ACTION_SWAP`` or ``ACTION_KEEP``. An illegal action leaves the state unchanged. The
-    batch loop takes the next seat from the return value rather than loading ``S_TURN`` back
-    just after it was stored (a round trip on the deal's critical path).
+    In ``PHASE_PLAY`` the action is a legal card of the seat's hand; in ``PHASE_SWAP`` it is
+    ``ACTION_SWAP`` or ``ACTION_KEEP``. An illegal action leaves the state unchanged. What
+    happens (the card played, a trick won, draws, swaps, the end of the deal) is appended to
+    ``events`` (:func:`emit`), or to nothing when ``events`` is ``None``. The batch loop takes
+    the next seat from the return value rather than loading ``S_TURN`` back just after it was
+    stored (a round trip on the deal's critical path).
     """
     phase = state[S_PHASE]
     seat = state[S_TURN]
@@ -412,6 +453,7 @@ def step(rules, state, action):
         state[at(S_HANDS + seat * HAND_SIZE + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
+        emit(events, EVENT_PLAY, seat, action, played)
         played += 1
         state[S_TRICK_N] = played
         if played < n:
@@ -421,15 +463,17 @@ def step(rules, state, action):
             seat = 0 if seat == n else seat
             state[S_TURN] = seat
             return seat
-        return _finish_trick(rules, state, action)
+        return _finish_trick(rules, state, action, events)
     if phase == PHASE_SWAP:
-        seven = card_face(rules, swap_card(rules, state, seat)) == _SEVEN
+        offered = swap_card(rules, state, seat)
+        seven = card_face(rules, offered) == _SEVEN
         if action == ACTION_SWAP:
-            _do_swap(rules, state, seat)
+            _do_swap(rules, state, seat, events)
             if _black_hand(rules, state, seat):
-                _end_by_black_hand(rules, state, seat)
+                _end_by_black_hand(rules, state, seat, events)
                 return seat
         elif action == ACTION_KEEP:
+            emit(events, EVENT_DECLINE, seat, offered, -1)
             if seven:
                 state[S_SWAP7_DECLINED] += 1
             else:
@@ -438,7 +482,8 @@ def step(rules, state, action):
             return -1
         # the swapping seat won the trick and leads the next one (after the draw, if the
         # swap came before it)
-        if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW and not _draw_round(rules, state, seat):
+        if (rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW
+                and not _draw_round(rules, state, seat, events)):
             return seat
         state[S_PHASE] = PHASE_PLAY
         state[S_TURN] = seat

@@ -1,51 +1,106 @@
-"""Array layouts shared by every kernel: the rules vector, the deal state, actions, records.
+"""Array layouts shared by every kernel: the rules vector, the deal state, events, records.
 
 The engine sees only arrays. A ``Rules`` value becomes an ``int64`` *rules vector* (``R_*``
-offsets); a deal is one ``int16`` *state* array (``S_*`` offsets). The state's first
-``PUBLIC_LEN`` entries are public: everything every seat may know (RULES.md section 8). Hands
-and the face-down stock order come after, so a seat's view is two zero-copy slices: the public
-prefix and its own hand.
+offsets); a deal is one ``int16`` *state* array (``S_*`` offsets); what happened in a deal can
+be written into an ``int16`` *event* buffer (``EV_*``); a finished deal leaves an ``int32``
+*record* (``REC_*``). Each is declared once below as a :class:`Block` of named fields with
+sizes: the offsets follow from the order of the declaration, and :meth:`Block.check` (run
+when this module loads) proves that no two fields overlap and that all lie in the block.
+
+The state's first ``PUBLIC_LEN`` entries are public: everything every seat may know
+(docs/rules.md, "What each seat may know"). Hands and the face-down stock order come after,
+so a seat's view is two zero-copy slices: the public prefix and its own hand. Strategies read
+the view through :mod:`briscasim.strategies.view`, not through these offsets.
 """
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 MAX_PLAYERS = 6
 MAX_SIDES = 6
 HAND_SIZE = 3
 N_CARD_IDS = 48
 NO_CARD = -1
 
-# ---- rules vector (int64) -------------------------------------------------------------
-R_PLAYERS = 0          # number of seats, 2..6
-R_N_SIDES = 1          # number of sides (teams, or players when everyone is alone)
-R_SIDE = 2             # [6] side of each seat
-R_DECK_N = 8           # cards shuffled and dealt from (deck minus removed cards)
-R_N_IN_PLAY = 9        # cards that come into play (R_DECK_N minus undrawn cards)
-R_LEFTOVER = 10        # LEFTOVER_* below
-R_N_UNDRAWN = 11       # cards left undrawn (face_up / hidden readings)
-R_SWAP_SEVEN = 12
-R_SWAP_TWO = 13
-R_SWAP_TIMING = 14     # TIMING_*
-R_OBJECTIVE = 15       # OBJECTIVE_*
-R_TIE = 16             # TIE_*
-R_BLACK_HAND = 17
-R_RESHUFFLE = 18       # face_up_reshuffle
-R_SIGNALS = 19
-R_JACK_OVER_HORSE = 20
-R_SEVEN_FACES = 21     # bit mask of face-up faces a 7-swap may take
-R_TWO_FACES = 22       # bit mask of face-up faces a 2-swap may take
-R_MATCH_KIND = 23      # MATCH_*
-R_MATCH_N = 24         # N deals, K rounds, or P points
-R_MAX_DEALS = 25
-R_STRENGTH = 26        # [12] strength per face, higher wins
-R_POINTS = 38          # [12] points per face
-R_DECK = 50            # [48] card ids of the deck in play order before shuffling
-# per-card tables (indexed by card id), so the kernels need no division by 12; each has an
+
+@dataclass(frozen=True)
+class Field:
+    """One named field of a :class:`Block`: ``size`` entries from ``offset``."""
+    name: str
+    offset: int
+    size: int
+    doc: str
+
+
+class Block:
+    """A flat array's fields, declared in order; each field's offset is derived from the
+    sizes of the fields declared before it."""
+
+    def __init__(self, name: str, dtype: str):
+        self.name, self.dtype = name, dtype
+        self.fields: list[Field] = []
+        self.length = 0
+
+    def field(self, name: str, size: int = 1, doc: str = "", before: int = 0) -> int:
+        """Declare a field of ``size`` entries after ``before`` reserved ones (the per-card
+        tables reserve one for ``NO_CARD``); return its offset."""
+        offset = self.length + before
+        self.fields.append(Field(name, offset - before, size + before, doc))
+        self.length = offset + size
+        return offset
+
+    def check(self, length: int | None = None) -> None:
+        """Fail at import if two fields overlap, a field leaves the block, or a name repeats;
+        with ``length``, the block must be exactly that long."""
+        names = [f.name for f in self.fields]
+        assert len(set(names)) == len(names), f"{self.name}: repeated field names"
+        end = 0
+        for f in sorted(self.fields, key=lambda f: f.offset):
+            assert f.size > 0 and f.offset >= end, f"{self.name}: {f.name} overlaps"
+            end = f.offset + f.size
+        assert end <= self.length, f"{self.name}: {self.fields[-1].name} out of bounds"
+        assert length is None or self.length == length, f"{self.name}: length {self.length}"
+
+    def table(self) -> str:
+        """The block as a Markdown table (offset, size, name, meaning)."""
+        rows = [f"| {f.offset} | {f.size} | `{f.name}` | {f.doc} |" for f in self.fields]
+        return "\n".join(["| offset | size | field | meaning |", "|---|---|---|---|"] + rows)
+
+
+# ---- rules vector (int64) ------------------------------------------------------------------
+RULES = Block("rules vector", "int64")
+R_PLAYERS = RULES.field("players", 1, "number of seats, 2..6")
+R_N_SIDES = RULES.field("n_sides", 1, "sides (teams, or players when everyone is alone)")
+R_SIDE = RULES.field("side", MAX_PLAYERS, "side of each seat")
+R_DECK_N = RULES.field("deck_n", 1, "cards shuffled and dealt from (deck minus removed cards)")
+R_N_IN_PLAY = RULES.field("n_in_play", 1, "cards that come into play (minus undrawn cards)")
+R_LEFTOVER = RULES.field("leftover", 1, "LEFTOVER_*")
+R_N_UNDRAWN = RULES.field("n_undrawn", 1, "cards left undrawn")
+R_SWAP_SEVEN = RULES.field("swap_seven", 1, "the trump 7 may be swapped")
+R_SWAP_TWO = RULES.field("swap_two", 1, "the trump 2 may be swapped")
+R_SWAP_TIMING = RULES.field("swap_timing", 1, "TIMING_*")
+R_OBJECTIVE = RULES.field("objective", 1, "OBJECTIVE_*")
+R_TIE = RULES.field("tie", 1, "TIE_*")
+R_BLACK_HAND = RULES.field("black_hand", 1, "a black hand wins the deal")
+R_RESHUFFLE = RULES.field("face_up_reshuffle", 1, "a turned A or 3 goes back into the stock")
+R_SIGNALS = RULES.field("signals", 1, "partners signal their high cards")
+R_JACK_OVER_HORSE = RULES.field("jack_over_horse", 1, "the jack ranks above the horse")
+R_SEVEN_FACES = RULES.field("seven_faces", 1, "bit mask of face-up faces a 7-swap may take")
+R_TWO_FACES = RULES.field("two_faces", 1, "bit mask of face-up faces a 2-swap may take")
+R_MATCH_KIND = RULES.field("match_kind", 1, "MATCH_*")
+R_MATCH_N = RULES.field("match_n", 1, "N deals, K rounds, or P points")
+R_MAX_DEALS = RULES.field("max_deals", 1, "deals a match plays at most")
+R_STRENGTH = RULES.field("strength", 12, "strength per face, higher wins")
+R_POINTS = RULES.field("points", 12, "points per face")
+R_DECK = RULES.field("deck", N_CARD_IDS, "card ids of the deck in play order, unshuffled")
+# Per-card tables (indexed by card id), so the kernels need no division by 12; each has an
 # entry for NO_CARD (index -1) just before it, so that an empty hand slot reads as a card
-# that is in no suit, worth nothing and stronger than any real card (EMPTY_*)
-R_CARD_POINTS = 99     # [48] points of each card
-R_CARD_STRENGTH = 148  # [48] strength of each card within its suit
-R_CARD_SUIT = 197      # [48] suit of each card
-R_CARD_FACE = 246      # [48] face of each card
-R_START_STATE = 294    # [START_STATE_SLOTS] the state of a deal before its cards are dealt
-#                        (STATE_LEN int16 packed four to a slot): start_deal copies it
+# that is in no suit, worth nothing and stronger than any real card (EMPTY_*).
+R_CARD_POINTS = RULES.field("card_points", N_CARD_IDS, "points of each card", before=1)
+R_CARD_STRENGTH = RULES.field("card_strength", N_CARD_IDS, "strength of each card in its "
+                              "suit", before=1)
+R_CARD_SUIT = RULES.field("card_suit", N_CARD_IDS, "suit of each card", before=1)
+R_CARD_FACE = RULES.field("card_face", N_CARD_IDS, "face of each card", before=1)
 
 EMPTY_POINTS, EMPTY_STRENGTH, EMPTY_SUIT, EMPTY_FACE = 0, 1_000_000, 4, 12
 """What the per-card tables read for NO_CARD: an empty slot never follows suit, never
@@ -57,45 +112,51 @@ OBJECTIVE_MOST, OBJECTIVE_FEWEST = 0, 1
 TIE_DRAW, TIE_LAST_TRICK = 0, 1
 MATCH_SINGLE, MATCH_DEALS, MATCH_ROUNDS, MATCH_POINTS = 0, 1, 2, 3
 
-# ---- deal state (int16) ----------------------------------------------------------------
-# public part
-S_PHASE = 0            # PHASE_*
-S_TURN = 1             # seat to act
-S_LEADER = 2           # seat that led (or will lead) the current trick
-S_TRICK_N = 3          # cards played so far in the current trick
-S_TRICK_NO = 4         # tricks completed
-S_N_TRICKS = 5         # tricks in the whole deal
-S_TRUMP = 6            # trump suit 0..3
-S_FACE_UP = 7          # the face-up card (the current one after swaps)
-S_TURNED = 8           # the card first turned face up (after any reshuffle)
-S_TO_DRAW = 9          # cards still to be drawn from the stock
-S_FACEDOWN_TO_DRAW = 10  # face-down cards among them
-S_DRAWN = 11           # face-down cards drawn so far
-S_LAST_WINNER = 12     # seat that won the latest trick (-1 before the first)
-S_WINNER = 13          # side that won the deal; DRAW; UNDECIDED while in play
-S_BLACK_HAND = 14      # seat that showed a black hand, else -1
-S_SWAP7_SEAT = 15      # 7-swap: seat, trick number (1-based, the trick just won), card taken
-S_SWAP7_TRICK = 16
-S_SWAP7_CARD = 17
-S_SWAP2_SEAT = 18      # 2-swap: same fields
-S_SWAP2_TRICK = 19
-S_SWAP2_CARD = 20
-S_SWAP7_DECLINED = 21  # 7-swap offers declined in this deal
-S_SWAP2_DECLINED = 22
-S_TRICK = 23           # [6] cards of the current trick in playing order
-S_POINTS = 29          # [6] card points taken per side
-S_TRICKS_WON = 35      # [6] tricks taken per side
-S_LAST_WON = 41        # [6] per side, 1 + index of the latest trick it won (0: none)
-S_KNOWN = 47           # [48] public knowledge of each card: KNOWN_* or a seat number
-PUBLIC_LEN = 95
+# ---- deal state (int16) --------------------------------------------------------------------
+STATE = Block("deal state", "int16")
+# public part: what every seat may know
+S_PHASE = STATE.field("phase", 1, "PHASE_*")
+S_TURN = STATE.field("turn", 1, "seat to act")
+S_LEADER = STATE.field("leader", 1, "seat that led (or will lead) the current trick")
+S_TRICK_N = STATE.field("trick_n", 1, "cards played so far in the current trick")
+S_TRICK_NO = STATE.field("trick_no", 1, "tricks completed")
+S_N_TRICKS = STATE.field("n_tricks", 1, "tricks in the whole deal")
+S_TRUMP = STATE.field("trump", 1, "trump suit 0..3")
+S_FACE_UP = STATE.field("face_up", 1, "the face-up card (the current one after swaps)")
+S_TURNED = STATE.field("turned", 1, "the card first turned face up (after any reshuffle)")
+S_TO_DRAW = STATE.field("to_draw", 1, "cards still to be drawn from the stock")
+S_FACEDOWN_TO_DRAW = STATE.field("facedown_to_draw", 1, "face-down cards among them")
+S_DRAWN = STATE.field("drawn", 1, "face-down cards drawn so far")
+S_LAST_WINNER = STATE.field("last_winner", 1, "seat that won the latest trick (-1: none)")
+S_WINNER = STATE.field("winner", 1, "side that won the deal; DRAW; UNDECIDED while in play")
+S_BLACK_HAND = STATE.field("black_hand", 1, "seat that showed a black hand, else -1")
+S_SWAP7_SEAT = STATE.field("swap7_seat", 1, "7-swap: seat, else -1")
+S_SWAP7_TRICK = STATE.field("swap7_trick", 1, "7-swap: the trick just won (1-based)")
+S_SWAP7_CARD = STATE.field("swap7_card", 1, "7-swap: the face-up card taken")
+S_SWAP2_SEAT = STATE.field("swap2_seat", 1, "2-swap: seat, else -1")
+S_SWAP2_TRICK = STATE.field("swap2_trick", 1, "2-swap: the trick just won (1-based)")
+S_SWAP2_CARD = STATE.field("swap2_card", 1, "2-swap: the face-up card taken")
+S_TRICK = STATE.field("trick", MAX_PLAYERS, "cards of the current trick in playing order")
+S_POINTS = STATE.field("points", MAX_SIDES, "card points taken per side")
+S_TRICKS_WON = STATE.field("tricks_won", MAX_SIDES, "tricks taken per side")
+S_LAST_WON = STATE.field("last_won", MAX_SIDES, "per side, 1 + the latest trick it won "
+                         "(0: none)")
+S_KNOWN = STATE.field("known", N_CARD_IDS, "public knowledge of each card: KNOWN_* or a seat")
+PUBLIC_LEN = STATE.length
 # hidden part
-S_HANDS = 95           # [6 x 3] hands, NO_CARD in empty slots
-S_STOCK = 113          # [48] face-down stock, top first (the turned card is not in it)
-S_N_FACEDOWN = 161     # face-down cards in S_STOCK (drawable and undrawn)
-STATE_LEN = 162
+S_HANDS = STATE.field("hands", MAX_PLAYERS * HAND_SIZE, "hands, NO_CARD in empty slots")
+S_STOCK = STATE.field("stock", N_CARD_IDS, "face-down stock, top first (not the turned card)")
+S_N_FACEDOWN = STATE.field("n_facedown", 1, "face-down cards in the stock (drawable and "
+                           "undrawn)")
+# a declined swap offer is not public: only its seat knows it could have swapped
+S_SWAP7_DECLINED = STATE.field("swap7_declined", 1, "7-swap offers declined in this deal")
+S_SWAP2_DECLINED = STATE.field("swap2_declined", 1, "2-swap offers declined in this deal")
+STATE_LEN = STATE.length
 
-START_STATE_SLOTS = (STATE_LEN + 3) // 4   # R_START_STATE's int64 slots
-RULES_LEN = R_START_STATE + START_STATE_SLOTS
+START_STATE_SLOTS = (STATE_LEN + 3) // 4
+R_START_STATE = RULES.field("start_state", START_STATE_SLOTS, "the state of a deal before "
+                            "its cards are dealt (int16 packed four to a slot)")
+RULES_LEN = RULES.length
 
 PHASE_PLAY, PHASE_SWAP, PHASE_OVER = 0, 1, 2
 UNDECIDED = -2
@@ -107,13 +168,37 @@ KNOWN_PLAYED = 6       # played (in a finished trick or the current one)
 KNOWN_FACE_UP = 7      # the face-up card on the table
 KNOWN_OUT = 8          # not in play and known to be so (removed, or not in this deck)
 
-# ---- actions ---------------------------------------------------------------------------
+# ---- actions -------------------------------------------------------------------------------
 # 0..47: play that card. During a swap offer: SWAP or KEEP.
 ACTION_SWAP = 48
 ACTION_KEEP = 49
 N_ACTIONS = 50
+MAX_LEGAL = 8
+"""Room for the legal actions of any state (a hand, or swap / keep)."""
 
-# ---- signals (RULES.md section 8): one byte per partner, partners in seat order after me --
+# ---- events (int16): what happened, written by the engine when given a buffer --------------
+EVENT = Block("event", "int16")
+EV_KIND = EVENT.field("kind", 1, "EVENT_*")
+EV_SEAT = EVENT.field("seat", 1, "the seat it concerns (the winning side for EVENT_OVER)")
+EV_A = EVENT.field("a", 1, "first detail (below)")
+EV_B = EVENT.field("b", 1, "second detail (below)")
+EVENT_LEN = EVENT.length
+# kinds, with (a, b):
+EVENT_DEALT = 0        # a card dealt to a seat at the start: (card, -)
+EVENT_TURNED = 1       # the card turned face up; seat -1: (card, trump suit)
+EVENT_PLAY = 2         # a card played: (card, its place in the trick, 0-based)
+EVENT_TRICK = 3        # a trick won by a seat: (points, trick number, 1-based)
+EVENT_DRAW = 4         # a card drawn: (card, 1 if it was the face-up card)
+EVENT_SWAP = 5         # a trump 7 or 2 swapped for the face-up card: (given, taken)
+EVENT_DECLINE = 6      # a swap offer declined: (the trump 7 or 2 that could swap, -)
+EVENT_BLACK_HAND = 7   # a black hand shown: (-, -)
+EVENT_OVER = 8         # the deal is over; seat: winning side or DRAW: (points of side 0,
+#                        points of side 1); every side's points are in the state
+MAX_EVENTS = 256
+"""Rows of an event buffer: row 0 holds the count of events (``[0, 0]``), rows 1.. the events;
+a deal writes fewer than 200."""
+
+# ---- signals (docs/rules.md, partner signals): one byte per partner, in seat order after me -
 SIG_TRUMP_ACE = 1
 SIG_TRUMP_THREE = 2
 SIG_TRUMP_KING = 4
@@ -123,20 +208,25 @@ SIG_BRISCA = 32        # holds a non-trump A or 3
 SIG_NO_TRUMP = 64      # holds no trump at all
 SIG_VALID = 128        # set on every partner byte, so "no signal" (0) is distinguishable
 
-# ---- per-deal record (int16), written by engine.core.write_record -----------------------
-REC_WINNER = 0         # side, or DRAW
-REC_BLACK_HAND = 1     # seat, or -1
-REC_LAST_WINNER = 2    # seat that won the last trick played
-REC_TRUMP = 3
-REC_TURNED = 4
-REC_SWAP7_SEAT = 5
-REC_SWAP7_TRICK = 6
-REC_SWAP7_CARD = 7
-REC_SWAP2_SEAT = 8
-REC_SWAP2_TRICK = 9
-REC_SWAP2_CARD = 10
-REC_SWAP7_DECLINED = 11
-REC_SWAP2_DECLINED = 12
-REC_OUT_POINTS = 13    # card points that never came into play (undrawn cards)
-REC_POINTS = 14        # [6] points per side
-RECORD_LEN = 20
+# ---- per-deal record (int32), written by engine.core.write_record --------------------------
+RECORD = Block("deal record", "int32")
+REC_WINNER = RECORD.field("winner", 1, "side, or DRAW")
+REC_BLACK_HAND = RECORD.field("black_hand", 1, "seat, or -1")
+REC_LAST_WINNER = RECORD.field("last_winner", 1, "seat that won the last trick played")
+REC_TRUMP = RECORD.field("trump", 1, "trump suit")
+REC_TURNED = RECORD.field("turned", 1, "the card first turned face up")
+REC_SWAP7_SEAT = RECORD.field("swap7_seat", 1, "7-swap: seat, or -1")
+REC_SWAP7_TRICK = RECORD.field("swap7_trick", 1, "7-swap: the trick just won")
+REC_SWAP7_CARD = RECORD.field("swap7_card", 1, "7-swap: the face-up card taken")
+REC_SWAP2_SEAT = RECORD.field("swap2_seat", 1, "2-swap: seat, or -1")
+REC_SWAP2_TRICK = RECORD.field("swap2_trick", 1, "2-swap: the trick just won")
+REC_SWAP2_CARD = RECORD.field("swap2_card", 1, "2-swap: the face-up card taken")
+REC_SWAP7_DECLINED = RECORD.field("swap7_declined", 1, "7-swap offers declined")
+REC_SWAP2_DECLINED = RECORD.field("swap2_declined", 1, "2-swap offers declined")
+REC_OUT_POINTS = RECORD.field("out_points", 1, "card points that never came into play")
+REC_POINTS = RECORD.field("points", MAX_SIDES, "points per side")
+RECORD_LEN = RECORD.length
+
+for _block, _length in ((RULES, RULES_LEN), (STATE, STATE_LEN), (EVENT, 4), (RECORD, 20)):
+    _block.check(_length)
+assert PUBLIC_LEN == S_HANDS and 4 * START_STATE_SLOTS >= STATE_LEN

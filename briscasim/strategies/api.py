@@ -2,19 +2,23 @@
 
 A strategy is a jitted function::
 
-    def my_strategy(rules, public, hand, seat, signals, params, rng) -> action
+    def my_strategy(rules, public, hand, legal, seat, signals, params, rng) -> action
 
 - ``rules``: int64 rules vector (:mod:`briscasim.engine.layout`, ``R_*``).
-- ``public``: int16 public part of the deal state (``S_*`` offsets below ``PUBLIC_LEN``):
-  the trick so far, scores, the face-up card, what is publicly known of every card.
-- ``hand``: int16 array of the seat's three hand slots (``NO_CARD`` = -1 when empty).
+- ``public``: int16 public part of the deal state: the trick so far, scores, the face-up card,
+  what is publicly known of every card.
+- ``hand``: int16 array of the seat's hand slots (``NO_CARD`` = -1 when empty).
+- ``legal``: int64 array of the seat's legal actions, worked out by the engine: the cards it
+  may play (in hand-slot order), or ``ACTION_SWAP`` and ``ACTION_KEEP`` at a swap offer. It is
+  never empty, and a strategy returns one of them: legality is the engine's business alone.
 - ``seat``: the seat deciding. ``signals``: its partners' signals (``SIG_*`` bytes), 0 if none.
 - ``params``: float64 parameters of this strategy (16 slots, meaning set by its registry entry).
 - ``rng``: the seat's own random stream (a uint64 array, see :mod:`briscasim.engine.rng`).
 
-It returns a card of ``hand`` in ``PHASE_PLAY``, or ``ACTION_SWAP`` / ``ACTION_KEEP`` when
-``public[S_PHASE] == PHASE_SWAP``. This is everything the seat may know (RULES.md section 8);
-only the clearly labelled omniscient reference player is handed the whole state.
+:mod:`briscasim.strategies.view` reads these by name (the trump, the trick so far and who is
+winning it, the face-up card, points taken, what is known of every card, the signals). This
+is everything the seat may know (docs/rules.md, "What each seat may know"); only the clearly
+labelled omniscient reference player is handed the whole state.
 """
 from numba import types
 
@@ -22,6 +26,7 @@ STRATEGY_SIGNATURE = types.int64(
     types.int64[::1],   # rules
     types.int16[::1],   # public state
     types.int16[::1],   # own hand
+    types.int64[::1],   # legal actions
     types.int64,        # seat
     types.int64,        # signals
     types.float64[::1],  # params

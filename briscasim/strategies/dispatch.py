@@ -15,9 +15,9 @@ every shape.
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, signals
-from ..engine.layout import (HAND_SIZE, NO_CARD, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_HANDS,
-                             S_PHASE)
+from ..engine.core import at, legal_actions, signals
+from ..engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP,
+                             PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER,
@@ -68,6 +68,7 @@ SEARCH_SIGNATURE = types.int64(
     types.int64[::1],    # rules
     types.int16[::1],    # the whole deal state (only the omniscient reference looks past
                          # the seat's view)
+    types.int64[::1],    # legal actions
     types.int64,         # seat
     types.int64,         # kind (KIND_ISMCTS, KIND_PIMC or KIND_OMNISCIENT)
     types.int64,         # signals
@@ -78,20 +79,20 @@ SearchFunction = types.FunctionType(SEARCH_SIGNATURE)
 
 
 @njit(cache=True, _nrt=False)
-def search_decide(rules, state, seat, kind, sig, params, rng):
+def search_decide(rules, state, legal, seat, kind, sig, params, rng):
     """The action of the search strategy ``kind`` (jitted; compiled on first use by
     :func:`search_function`). ISMCTS and PIMC receive only the seat's view."""
     if kind == KIND_OMNISCIENT:
-        return omniscient_strategy(rules, state, seat, params, rng)
+        return omniscient_strategy(rules, state, legal, seat, params, rng)
     public = state[:PUBLIC_LEN]
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
     if kind == KIND_ISMCTS:
-        return ismcts_strategy(rules, public, hand, seat, sig, params, rng)
-    return pimc_strategy(rules, public, hand, seat, sig, params, rng)
+        return ismcts_strategy(rules, public, hand, legal, seat, sig, params, rng)
+    return pimc_strategy(rules, public, hand, legal, seat, sig, params, rng)
 
 
 @njit(SEARCH_SIGNATURE, cache=True, _nrt=False)
-def no_search(rules, state, seat, kind, sig, params, rng):
+def no_search(rules, state, legal, seat, kind, sig, params, rng):
     """The search slot of a lineup without search strategies (never called)."""
     return -1
 
@@ -104,19 +105,27 @@ def search_function(kinds):
     return function_slot(kernel, SEARCH_SIGNATURE)
 
 
+UserFunctions = types.UniTuple(StrategyFunction, MAX_PLAYERS)
+"""The lineup's user strategies: slot ``e`` holds the function of lineup entry ``e`` (and a
+placeholder for an entry that is not a user strategy)."""
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
+def decide(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, legal):
     """The action of ``seat``'s strategy in ``state`` (jitted), for a lineup of any shape.
 
     ``entry`` is the seat's place in the lineup: ``kinds[entry, 0]`` is its play strategy
     (``KIND_*``), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
-    ``params[entry, 1]`` their parameters. ``user_fn`` is the user strategy (``KIND_USER``),
-    ``search_fn`` the search slot (:func:`search_function`). Every strategy but the
-    omniscient reference receives only the seat's view: the public state and its own hand.
+    ``params[entry, 1]`` their parameters. ``user_fns`` are the user strategies
+    (:data:`UserFunctions`), ``search_fn`` the search slot (:func:`search_function`);
+    ``legal`` is scratch for the legal actions (``MAX_LEGAL`` entries). Every strategy but the
+    omniscient reference receives only the seat's view: the public state, its own hand and
+    its legal actions.
     """
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-    return decide_view(EVERY_SHAPE, kinds, params, user_fn, search_fn, rules, state,
-                       state[:PUBLIC_LEN], hand, seat, entry, rng)
+    k = legal_actions(rules, state, legal)
+    return decide_view(EVERY_SHAPE, kinds, params, user_fns, search_fn, rules, state,
+                       state[:PUBLIC_LEN], hand, legal[:k], seat, entry, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -139,12 +148,13 @@ def _plays(shape, bit, kinds, e, kind):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_view(shape, kinds, params, user_fn, search_fn, rules, state, public, hand, seat,
-                entry, rng):
+def decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public, hand, legal,
+                seat, entry, rng):
     """:func:`decide` for a lineup of shape ``shape`` (a constant where the caller compiles,
     so that the branches it rules out compile away), with the seat's view already cut:
-    ``public`` is ``state[:PUBLIC_LEN]`` and ``hand`` the seat's slots (the batch loop makes
-    these views once per deal, not once per decision) (jitted)."""
+    ``public`` is ``state[:PUBLIC_LEN]``, ``hand`` the seat's slots (the batch loop makes
+    these views once per deal, not once per decision) and ``legal`` its legal actions
+    (jitted)."""
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
     e = at(entry)
     if (shape & HAS_SWAP_POLICY != 0 and state[S_PHASE] == PHASE_SWAP
@@ -152,24 +162,24 @@ def decide_view(shape, kinds, params, user_fn, search_fn, rules, state, public, 
         return swap_decision(kinds[e, 1], params[e, 1], rules, public, hand, seat, sig, rng)
     p = params[e, 0]
     if _plays(shape, HAS_RANDOM, kinds, e, KIND_RANDOM):
-        return random_strategy(rules, public, hand, seat, sig, p, rng)
+        return random_strategy(rules, public, hand, legal, seat, sig, p, rng)
     if _plays(shape, HAS_GREEDY, kinds, e, KIND_GREEDY):
-        return greedy_strategy(rules, public, hand, seat, sig, p, rng)
+        return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng)
     if _plays(shape, HAS_USER, kinds, e, KIND_USER):
-        return user_fn(rules, public, hand, seat, sig, p, rng)
+        return user_fns[e](rules, public, hand, legal, seat, sig, p, rng)
     if shape & HAS_SEARCH != 0:
-        return search_fn(rules, state, seat, kinds[e, 0], sig, p, rng)
+        return search_fn(rules, state, legal, seat, kinds[e, 0], sig, p, rng)
     return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
 
 
-DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], StrategyFunction,
+DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions,
                                SearchFunction, types.int64[::1], types.int16[::1], types.int64,
-                               types.int64, types.uint64[::1])
+                               types.int64, types.uint64[::1], types.int64[::1])
 
 
 @njit(cache=True, _nrt=False)
-def _decide_entry(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng):
-    return decide(kinds, params, user_fn, search_fn, rules, state, seat, entry, rng)
+def _decide_entry(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, legal):
+    return decide(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, legal)
 
 
 def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
@@ -181,4 +191,5 @@ def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
                          "(briscasim.engine.rng.new_stream), not an array of shape "
                          f"{rng.shape}")
     kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
-    return int(kernel(*lineup_arrays, rules, state, seat, entry, rng))
+    return int(kernel(*lineup_arrays, rules, state, seat, entry, rng,
+                      np.empty(MAX_LEGAL, np.int64)))

@@ -27,11 +27,10 @@ from numba import njit
 
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN,
-                             NO_CARD, OBJECTIVE_FEWEST, PHASE_SWAP, R_OBJECTIVE, R_PLAYERS,
-                             R_SIDE, S_KNOWN, S_LEADER, S_PHASE, S_TRICK, S_TRICK_N, S_TRUMP,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN, NO_CARD,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
+from . import view as V
 from .api import KIND_GREEDY
 from .params import Param, StrategyDef
 
@@ -81,13 +80,12 @@ def _keep_cost(rules, card, trump, trump_keep):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _cheapest(rules, hand, trump, trump_keep):
-    """The card of ``hand`` with the least keep cost (the first of them)."""
-    # an empty slot (NO_CARD) costs more than any card: its strength is EMPTY_STRENGTH
-    best = hand[0]
+def _cheapest(rules, legal, trump, trump_keep):
+    """The legal card with the least keep cost (the first of them)."""
+    best = legal[0]
     best_cost = _keep_cost(rules, best, trump, trump_keep)
-    for i in range(1, HAND_SIZE):
-        c = hand[i]
+    for i in range(1, legal.shape[0]):
+        c = legal[i]
         cost = _keep_cost(rules, c, trump, trump_keep)
         take = cost < best_cost
         best = c if take else best
@@ -99,13 +97,13 @@ def _cheapest(rules, hand, trump, trump_keep):
 def _threatened(rules, public, hand, seat, pos, winner_card):
     """True if an opponent still to play in this trick may hold a card beating
     ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``)."""
-    n = rules[R_PLAYERS]
-    side = rules[R_SIDE + seat]
-    trump = public[S_TRUMP]
+    n = V.players(rules)
+    side = V.side_of(rules, seat)
+    trump = V.trump(public)
     opponent_after = False
     for k in range(1, n - pos):
         p = seat_after(seat, k, n)
-        if rules[R_SIDE + p] != side:
+        if V.side_of(rules, p) != side:
             opponent_after = True
     if not opponent_after:
         return False
@@ -114,14 +112,14 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
     for j in range(1 if suit == trump else 2):
         first = 12 * (suit if j == 0 else trump)
         for c in range(first, first + 12):
-            where = public[S_KNOWN + c]
+            where = V.where(public, c)
             if where == KNOWN_UNSEEN:
                 if hand[0] == c or hand[1] == c or hand[2] == c:
                     continue        # the seat's own card
             elif 0 <= where < n:
                 k = where - seat
                 k += n if k < 0 else 0
-                if k == 0 or k >= n - pos or rules[R_SIDE + where] == side:
+                if k == 0 or k >= n - pos or V.side_of(rules, where) == side:
                     continue        # not an opponent still to play
             else:
                 continue            # played, face up or out of the deal
@@ -134,13 +132,13 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
 def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
     """True if a partner still to play in this trick signalled the highest trump that is
     still in anyone's hand."""
-    n = rules[R_PLAYERS]
-    side = rules[R_SIDE + seat]
-    trump = public[S_TRUMP]
+    n = V.players(rules)
+    side = V.side_of(rules, seat)
+    trump = V.trump(public)
     top = NO_CARD
     for f in range(12):
         c = trump * 12 + f
-        where = public[S_KNOWN + c]
+        where = V.where(public, c)
         if where == KNOWN_UNSEEN or 0 <= where < n:
             if top == NO_CARD or card_strength(rules, c) > card_strength(rules, top):
                 top = c
@@ -153,7 +151,7 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
     shift = 0
     for k in range(1, n):
         p = seat_after(seat, k, n)
-        if rules[R_SIDE + p] != side:
+        if V.side_of(rules, p) != side:
             continue
         byte = (signals >> shift) & 255
         shift += 8
@@ -163,27 +161,26 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_most(rules, public, hand, seat, signals, params):
-    n = rules[R_PLAYERS]
-    trump = public[S_TRUMP]
+def _play_most(rules, public, hand, legal, seat, signals, params):
+    n = V.players(rules)
+    trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
-    pos = public[S_TRICK_N]
+    pos = V.trick_size(public)
     if pos == 0:
-        return _cheapest(rules, hand, trump, trump_keep)
+        return _cheapest(rules, legal, trump, trump_keep)
     wi = trick_winner_index(rules, public)
-    best = public[S_TRICK + wi]
-    side = rules[R_SIDE + seat]
-    winner = seat_after(public[S_LEADER], wi, n)
-    partner_winning = rules[R_SIDE + winner] == side
+    best = V.trick_card(public, wi)
+    side = V.side_of(rules, seat)
+    winner = seat_after(V.trick_leader(public), wi, n)
+    partner_winning = V.side_of(rules, winner) == side
     table = 0
     for i in range(pos):
-        table += card_points(rules, public[S_TRICK + i])
+        table += card_points(rules, V.trick_card(public, i))
     last = pos == n - 1
     backed = (not last and signals != 0
               and _partner_holds_top_trump(rules, public, hand, seat, signals, pos))
-    # One pass over the hand finds both candidates (selects rather than branches where the
-    # outcome is as random as the deal; an empty slot is in no suit, never wins, and its
-    # EMPTY_STRENGTH puts it below every card to bank):
+    # One pass over the legal cards finds both candidates (selects rather than branches
+    # where the outcome is as random as the deal):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins.
@@ -194,8 +191,8 @@ def _play_most(rules, public, hand, seat, signals, params):
     bank_key = -1000
     ruff = NO_CARD
     ruff_strength = 1000
-    for i in range(HAND_SIZE):
-        c = hand[i]
+    for i in range(legal.shape[0]):
+        c = legal[i]
         wins = beats(rules, c, best, trump)
         is_trump = card_suit(rules, c) == trump
         strength = card_strength(rules, c)
@@ -212,24 +209,22 @@ def _play_most(rules, public, hand, seat, signals, params):
         ruff_strength = strength if take else ruff_strength
     # 3. not worth fighting for: the card of least keep cost (all three are worked out and
     # the first that applies is selected: which one applies is as random as the deal)
-    cheapest = _cheapest(rules, hand, trump, trump_keep)
+    cheapest = _cheapest(rules, legal, trump, trump_keep)
     return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_fewest(rules, public, hand, seat):
-    n = rules[R_PLAYERS]
-    trump = public[S_TRUMP]
-    pos = public[S_TRICK_N]
-    side = rules[R_SIDE + seat]
+def _play_fewest(rules, public, legal, seat):
+    n = V.players(rules)
+    trump = V.trump(public)
+    pos = V.trick_size(public)
+    side = V.side_of(rules, seat)
     choice = NO_CARD
     if pos == 0:
         # lead the card least able to win, with the fewest points
         cost_best = 0.0
-        for i in range(HAND_SIZE):
-            c = hand[i]
-            if c == NO_CARD:
-                continue
+        for i in range(legal.shape[0]):
+            c = legal[i]
             cost = card_points(rules, c) + 0.1 * card_strength(rules, c)
             if card_suit(rules, c) == trump:
                 cost += 20.0
@@ -238,15 +233,15 @@ def _play_fewest(rules, public, hand, seat):
                 cost_best = cost
         return choice
     wi = trick_winner_index(rules, public)
-    best = public[S_TRICK + wi]
-    winner = seat_after(public[S_LEADER], wi, n)
-    partner_winning = rules[R_SIDE + winner] == side
+    best = V.trick_card(public, wi)
+    winner = seat_after(V.trick_leader(public), wi, n)
+    partner_winning = V.side_of(rules, winner) == side
     # dump the most valuable card that leaves the trick to an opponent
     dump_best = -1.0
     if not partner_winning:
-        for i in range(HAND_SIZE):
-            c = hand[i]
-            if c == NO_CARD or beats(rules, c, best, trump):
+        for i in range(legal.shape[0]):
+            c = legal[i]
+            if beats(rules, c, best, trump):
                 continue
             v = card_points(rules, c) + 0.1 * card_strength(rules, c)
             if card_suit(rules, c) == trump:
@@ -258,10 +253,8 @@ def _play_fewest(rules, public, hand, seat):
             return choice
     # our side takes it: add the fewest points, shedding the strongest card
     cost_best = 0.0
-    for i in range(HAND_SIZE):
-        c = hand[i]
-        if c == NO_CARD:
-            continue
+    for i in range(legal.shape[0]):
+        c = legal[i]
         cost = card_points(rules, c) - 0.01 * card_strength(rules, c)
         if choice == NO_CARD or cost < cost_best:
             choice = c
@@ -273,21 +266,21 @@ def _play_fewest(rules, public, hand, seat):
 def _fewest(rules, params):
     obj = params[P_OBJECTIVE]
     if obj == OBJ_AUTO:
-        return rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
+        return V.fewest_wins(rules)
     return obj == OBJ_FEWEST
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def greedy_strategy(rules, public, hand, seat, signals, params, rng):
+def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The greedy decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
     fewest = _fewest(rules, params)
-    if public[S_PHASE] == PHASE_SWAP:
+    if V.swap_offered(public):
         answer = params[P_SWAP]
         if answer == ANSWER_AUTO:
             return ACTION_KEEP if fewest else ACTION_SWAP
         return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
     if fewest:
-        return _play_fewest(rules, public, hand, seat)
+        return _play_fewest(rules, public, legal, seat)
     if params[P_USE_SIGNALS] == 0:
         signals = 0
-    return _play_most(rules, public, hand, seat, signals, params)
+    return _play_most(rules, public, hand, legal, seat, signals, params)

@@ -54,12 +54,14 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 """
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, signals
-from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD,
+from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, MAX_SIDES, N_CARD_IDS,
+                             NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
                              R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
                              R_SIGNALS, S_BLACK_HAND, S_HANDS, S_KNOWN, S_LEADER, S_PHASE,
@@ -69,7 +71,7 @@ from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, only_card, search_worlds
+from .pimc import CHOOSE_AVERAGE, search_worlds
 from .random import random_strategy
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, monotonic_ns, release, take, view
@@ -173,31 +175,57 @@ def side_rewards(rules, state, kind, total, out):
         out[s] = 0.5 if state[S_POINTS + s] == best else 0.0
 
 
+class Workspace(NamedTuple):
+    """The search's working memory besides the tree, views into one scratch block."""
+    base: np.ndarray            # int16 state: the seat's view with unknown cards unplaced
+    spec: np.ndarray            # int64: how to deal the unknown cards (sampling.SPEC_LEN)
+    world: np.ndarray           # int16 state: the sampled world being played
+    before: np.ndarray          # int16 state: a world rewound to a play (inference)
+    legal: np.ndarray           # int64: legal actions at a node of the seat's own
+    move_legal: np.ndarray      # int64: legal actions of a policy move
+    rewards: np.ndarray         # float64 per side: the play-out's rewards
+    rollout_params: np.ndarray  # float64: parameters of the play-out policy
+    greedy_params: np.ndarray   # float64: greedy's defaults (opponent model, inference)
+    path: np.ndarray            # int32: the nodes visited by an iteration
+
+
+class Tree(NamedTuple):
+    """The search tree: one entry per node (node 0 is the root)."""
+    child: np.ndarray           # int32: first child, -1 if none
+    sibling: np.ndarray         # int32: next sibling, -1 if none
+    action: np.ndarray          # int8: the action leading to the node
+    mover: np.ndarray           # int8: the seat that took it
+    visits: np.ndarray          # int32
+    avail: np.ndarray           # int32: times the action was available at its parent
+    value: np.ndarray           # float64: total reward of the mover's side
+
+
 @njit(cache=True, _nrt=False)
-def policy_move(rules, state, policy, epsilon, params, rng):
+def policy_move(rules, state, policy, epsilon, params, rng, legal):
     """The move of the seat to act in ``state``, decided on its own view with ``policy``
     (``ROLLOUT_*``) and ``params``; a greedy decision is replaced by a random one with
-    probability ``epsilon`` (jitted)."""
+    probability ``epsilon``. ``legal`` is scratch for the legal actions (jitted)."""
     seat = state[S_TURN]
     public = state[:PUBLIC_LEN]
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    moves = legal[:legal_actions(rules, state, legal)]
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
     if policy == ROLLOUT_GREEDY and (epsilon == 0.0 or uniform(rng) >= epsilon):
-        return greedy_strategy(rules, public, hand, seat, sig, params, rng)
-    return random_strategy(rules, public, hand, seat, sig, params, rng)
+        return greedy_strategy(rules, public, hand, moves, seat, sig, params, rng)
+    return random_strategy(rules, public, hand, moves, seat, sig, params, rng)
 
 
 @njit(cache=True, _nrt=False)
-def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng):
+def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal):
     """Play ``state`` to the end, every seat moving by :func:`policy_move`, with
     ``own_epsilon`` for the seats of ``side`` and ``epsilon`` for the others (jitted)."""
     while state[S_PHASE] != PHASE_OVER:
         eps = own_epsilon if rules[R_SIDE + state[S_TURN]] == side else epsilon
-        play(rules, state, policy_move(rules, state, policy, eps, params, rng))
+        play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal))
 
 
 @njit(cache=True, _nrt=False)
-def world_weight(rules, world, seat, infer, greedy_params, before, rng):
+def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal):
     """Relative likelihood of ``world`` given the cards the other seats played to the current
     trick: the product over those plays of 1 if greedy, holding that seat's cards of the world
     plus the card it played, would have played it, else ``infer`` (jitted).
@@ -225,33 +253,42 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng):
         before[S_TURN] = s
         for q in range(p, world[S_TRICK_N]):
             before[S_KNOWN + world[S_TRICK + q]] = KNOWN_UNSEEN
-        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng) != card:
+        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng, legal) != card:
             w *= infer
     return w
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_child(node, c, a, to_move, available, child, sibling, action, mover, visits, avail,
-               value):
+def _add_child(tree, node, c, a, to_move, available):
     """Make the free node ``c`` the child of ``node`` reached by ``a`` (played by
     ``to_move``), available ``available`` times so far; return ``c``."""
-    action[c] = a
-    mover[c] = to_move
-    visits[c] = 0
-    avail[c] = available
-    value[c] = 0.0
-    child[c] = -1
-    sibling[c] = child[node]
-    child[node] = c
+    tree.action[c] = a
+    tree.mover[c] = to_move
+    tree.visits[c] = 0
+    tree.avail[c] = available
+    tree.value[c] = 0.0
+    tree.child[c] = -1
+    tree.sibling[c] = tree.child[node]
+    tree.child[node] = c
+    return c
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _find_child(tree, node, a):
+    """The child of ``node`` reached by ``a``, or -1."""
+    c = tree.child[node]
+    while c >= 0 and tree.action[c] != a:
+        c = tree.sibling[c]
     return c
 
 
 @njit(cache=True, _nrt=False)
-def search(rules, public, hand, seat, sig, params, rng, base, spec, world, before, legal,
-           rewards, rollout_params, greedy_params, child, sibling, action, mover, visits, avail,
-           value, path):
-    """Run the search on preallocated arrays (the tree has ``len(child)`` nodes at most);
-    return ``(action, iterations run)`` (jitted)."""
+def search(rules, public, hand, seat, sig, params, rng, ws, tree):
+    """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
+    ``len(tree.child)`` nodes at most); return ``(action, iterations run)`` (jitted)."""
+    world, legal, path = ws.world, ws.legal, ws.path
+    child, sibling, action, mover = tree.child, tree.sibling, tree.action, tree.mover
+    visits, avail, value = tree.visits, tree.avail, tree.value
     iterations = np.int64(params[P_ITERATIONS])
     budget_ns = np.int64(params[P_TIME_BUDGET] * 1e9)
     c_explore = params[P_EXPLORATION]
@@ -265,7 +302,7 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
     observed = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
     capacity = child.shape[0]
     total = deal_points(rules)
-    prepare_worlds(rules, public, hand, seat, sig, base, spec)
+    prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
@@ -275,29 +312,28 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
         if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
             break
         it += 1
-        sample_world(base, spec, rng, world)
+        sample_world(ws.base, ws.spec, rng, world)
         if infer < 1.0 and observed > 0:
             for _ in range(_MAX_REJECTIONS):
-                w = world_weight(rules, world, seat, infer, greedy_params, before, rng)
+                w = world_weight(rules, world, seat, infer, ws.greedy_params, ws.before, rng,
+                                 ws.move_legal)
                 if w >= 1.0 or uniform(rng) < w:
                     break
-                sample_world(base, spec, rng, world)
+                sample_world(ws.base, ws.spec, rng, world)
         node = 0
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
             to_move = world[S_TURN]
             if others and to_move != seat:
                 # another seat moves greedily on its sampled hand: follow (or add) the child
-                a = policy_move(rules, world, GREEDY, others_eps, greedy_params, rng)
+                a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
+                                ws.move_legal)
                 play(rules, world, a)
-                c = child[node]
-                while c >= 0 and action[c] != a:
-                    c = sibling[c]
+                c = _find_child(tree, node, a)
                 if c < 0:
                     if n_nodes >= capacity:
                         break
-                    c = _add_child(node, n_nodes, a, to_move, 0, child, sibling, action,
-                                   mover, visits, avail, value)
+                    c = _add_child(tree, node, n_nodes, a, to_move, 0)
                     n_nodes += 1
                 node = c
                 depth += 1
@@ -308,9 +344,7 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
             n_untried = 0
             for i in range(k):
                 a = legal[i]
-                c = child[node]
-                while c >= 0 and action[c] != a:
-                    c = sibling[c]
+                c = _find_child(tree, node, a)
                 if c >= 0:
                     avail[c] += 1
                 else:
@@ -321,8 +355,7 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
                 a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
                 play(rules, world, a)
                 if n_nodes < capacity:
-                    c = _add_child(node, n_nodes, a, to_move, 1, child, sibling, action,
-                                   mover, visits, avail, value)
+                    c = _add_child(tree, node, n_nodes, a, to_move, 1)
                     n_nodes += 1
                     depth += 1
                     path[depth] = c
@@ -342,7 +375,9 @@ def search(rules, public, hand, seat, sig, params, rng, base, spec, world, befor
             node = best
             depth += 1
             path[depth] = node
-        play_out(rules, world, policy, own_eps, params[P_EPSILON], side, rollout_params, rng)
+        play_out(rules, world, policy, own_eps, params[P_EPSILON], side, ws.rollout_params,
+                 rng, ws.move_legal)
+        rewards = ws.rewards
         side_rewards(rules, world, kind, total, rewards)
         visits[0] += 1
         for d in range(1, depth + 1):
@@ -368,8 +403,8 @@ def _is_legal(legal, k, a):
 
 @njit(cache=True, _nrt=False)
 def run_search(rules, public, hand, seat, sig, params, rng):
-    """Take the search's arrays from scratch memory, search, give them back; return
-    ``(action, iterations run)`` (jitted)."""
+    """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
+    memory, search, give the block back; return ``(action, iterations run)`` (jitted)."""
     # one node per iteration, plus with others=greedy one per other seat's new move
     per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
     cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
@@ -377,8 +412,9 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     o_before = o_world + aligned(2 * STATE_LEN)
     o_spec = o_before + aligned(2 * STATE_LEN)
     o_legal = o_spec + aligned(8 * SPEC_LEN)
-    o_rewards = o_legal + 64
-    o_rollout = o_rewards + 64
+    o_move_legal = o_legal + aligned(8 * MAX_LEGAL)
+    o_rewards = o_move_legal + aligned(8 * MAX_LEGAL)
+    o_rollout = o_rewards + aligned(8 * MAX_SIDES)
     o_greedy = o_rollout + aligned(8 * N_PARAMS)
     o_path = o_greedy + aligned(8 * N_PARAMS)
     o_child = o_path + aligned(4 * _MAX_PATH)
@@ -390,41 +426,39 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     o_mover = o_action + aligned(cap)
     size = o_mover + aligned(cap)
     block = take(size)
-    rollout_params = view(block, o_rollout, N_PARAMS, np.float64)
-    policy = np.int64(params[P_ROLLOUT])
-    for i in range(N_PARAMS):
-        rollout_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY else 0.0
-    if policy != ROLLOUT_GREEDY:
-        rollout_params[0] = _RANDOM_SWAP_PROB
-    greedy_params = view(block, o_greedy, N_PARAMS, np.float64)
-    for i in range(N_PARAMS):
-        greedy_params[i] = _GREEDY_DEFAULTS[i]
-    a, it = search(rules, public, hand, seat, sig, params, rng,
-                   view(block, 0, STATE_LEN, np.int16),
+    ws = Workspace(view(block, 0, STATE_LEN, np.int16),
                    view(block, o_spec, SPEC_LEN, np.int64),
                    view(block, o_world, STATE_LEN, np.int16),
                    view(block, o_before, STATE_LEN, np.int16),
-                   view(block, o_legal, 8, np.int64),
-                   view(block, o_rewards, 8, np.float64),
-                   rollout_params, greedy_params,
-                   view(block, o_child, cap, np.int32),
-                   view(block, o_sibling, cap, np.int32),
-                   view(block, o_action, cap, np.int8),
-                   view(block, o_mover, cap, np.int8),
-                   view(block, o_visits, cap, np.int32),
-                   view(block, o_avail, cap, np.int32),
-                   view(block, o_value, cap, np.float64),
+                   view(block, o_legal, MAX_LEGAL, np.int64),
+                   view(block, o_move_legal, MAX_LEGAL, np.int64),
+                   view(block, o_rewards, MAX_SIDES, np.float64),
+                   view(block, o_rollout, N_PARAMS, np.float64),
+                   view(block, o_greedy, N_PARAMS, np.float64),
                    view(block, o_path, _MAX_PATH, np.int32))
+    tree = Tree(view(block, o_child, cap, np.int32),
+                view(block, o_sibling, cap, np.int32),
+                view(block, o_action, cap, np.int8),
+                view(block, o_mover, cap, np.int8),
+                view(block, o_visits, cap, np.int32),
+                view(block, o_avail, cap, np.int32),
+                view(block, o_value, cap, np.float64))
+    policy = np.int64(params[P_ROLLOUT])
+    for i in range(N_PARAMS):
+        ws.rollout_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY else 0.0
+        ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
+    if policy != ROLLOUT_GREEDY:
+        ws.rollout_params[0] = _RANDOM_SWAP_PROB
+    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree)
     release(block)
     return a, it
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_strategy(rules, public, hand, seat, signals, params, rng):
+def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """SO-ISMCTS from the seat's view; see the module docstring (jitted)."""
-    only = only_card(public, hand)
-    if only != NO_CARD:
-        return only
+    if legal.shape[0] == 1:
+        return legal[0]
     if params[P_EXACT_ENDGAME] != 0:
         block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
         base = view(block, 0, STATE_LEN, np.int16)

@@ -10,10 +10,10 @@ Parameters (float64 slots, in order): ``depth`` (default 8), ``exact_plies`` (de
 import numpy as np
 from numba import njit
 
-from ..engine.layout import HAND_SIZE, PUBLIC_LEN, S_HANDS, STATE_LEN
+from ..engine.layout import STATE_LEN
 from .api import KIND_OMNISCIENT
 from .params import Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, only_card, search_worlds
+from .pimc import CHOOSE_AVERAGE, search_worlds
 from .scratch import release, take, view
 from .solver import copy_state
 
@@ -33,13 +33,11 @@ DEFINITION = StrategyDef(
 
 
 @njit(cache=True, _nrt=False)
-def omniscient_strategy(rules, state, seat, params, rng):
+def omniscient_strategy(rules, state, legal, seat, params, rng):
     """The solver's action in the true ``state`` (CHEATING: reads every hidden card;
     jitted)."""
-    only = only_card(state[:PUBLIC_LEN], state[S_HANDS + seat * HAND_SIZE:
-                                                S_HANDS + (seat + 1) * HAND_SIZE])
-    if only >= 0:
-        return only
+    if legal.shape[0] == 1:
+        return legal[0]
     block = take(2 * STATE_LEN + 8)
     base = view(block, 0, STATE_LEN, np.int16)
     copy_state(base, state)

@@ -18,7 +18,7 @@ the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
 import numpy as np
 from numba import njit
 
-from ..engine.layout import HAND_SIZE, N_CARD_IDS, NO_CARD, PHASE_SWAP, R_SIDE, S_PHASE, STATE_LEN
+from ..engine.layout import N_CARD_IDS, R_SIDE, STATE_LEN
 from .api import KIND_PIMC
 from .params import Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
@@ -108,26 +108,10 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
 
 
 @njit(cache=True, _nrt=False)
-def only_card(public, hand):
-    """The card to play when the hand holds just one (no choice), else ``NO_CARD``
-    (jitted)."""
-    if public[S_PHASE] == PHASE_SWAP:
-        return NO_CARD
-    only = NO_CARD
-    k = 0
-    for i in range(HAND_SIZE):
-        if hand[i] != NO_CARD:
-            only = hand[i]
-            k += 1
-    return only if k == 1 else NO_CARD
-
-
-@njit(cache=True, _nrt=False)
-def pimc_strategy(rules, public, hand, seat, signals, params, rng):
+def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """PIMC from the seat's view; see the module docstring (jitted)."""
-    only = only_card(public, hand)
-    if only != NO_CARD:
-        return only
+    if legal.shape[0] == 1:
+        return legal[0]
     block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
     base = view(block, 0, STATE_LEN, np.int16)
     spec = view(block, aligned(2 * STATE_LEN), SPEC_LEN, np.int64)

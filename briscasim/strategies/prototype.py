@@ -25,10 +25,7 @@ import numpy as np
 
 from ..engine import core
 from ..engine import layout as L
-from ..engine.rng import new_stream, seat_stream, seed_stream
-from ..game import SeatView, action_code, parse_action, seeded_deck
-from .api import SWAP_BY_PLAY
-from .dispatch import decide_entry
+from ..game import SeatView, parse_action
 from .params import StrategyError
 
 
@@ -53,61 +50,28 @@ class PrototypeView(SeatView):
 def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
                          rotations: int = 1) -> np.ndarray:
     """Like :func:`briscasim.simulate.play_chunk` (single deals only), for lineups holding
-    prototype strategies. Same deck and seat random streams as the batch kernels."""
+    prototype strategies: every deal is played through the driver
+    (:func:`briscasim.driver.play_deal`), with the batch kernels' decks and seat streams."""
+    from ..driver import play_deal
     if rules.match_kind != "deal":
         raise StrategyError("prototype (pure-Python) strategies play single deals only; "
                             f"rules {rules.name} ask for matches")
     r = rules.to_array()
-    n = rules.players
-    arrays = lineup.arrays()
-    kinds = arrays[0]
-    strategies = lineup.strategies
     out = np.empty((count * rotations, L.RECORD_LEN), np.int32)
-    state = np.zeros(L.STATE_LEN, np.int16)
-    rngs = [new_stream() for _ in range(n)]
-    legal = np.zeros(L.N_ACTIONS, np.int64)
     for i in range(count):
-        item = first + i
-        deck = seeded_deck(r, seed, item)
         for rot in range(rotations):
-            py_rng = {}
-            for s in range(n):
-                # the seat's stream, as in briscasim.batch (deal 0 of the item)
-                seed_stream(rngs[s], np.uint64(seed), item, seat_stream(0, rot, s))
-                if strategies[(s + rot) % n].python_fn is not None:
-                    py_rng[s] = np.random.default_rng(int(rngs[s][0]))   # the stream's key
-            core.start_deal(r, state, deck)
-            while state[L.S_PHASE] != L.PHASE_OVER:
-                seat = int(state[L.S_TURN])
-                entry = (seat + rot) % n
-                strategy = strategies[entry]
-                k = core.legal_actions(r, state, legal)
-                if strategy.python_fn is None or (state[L.S_PHASE] == L.PHASE_SWAP and
-                                                  kinds[entry, 1] != SWAP_BY_PLAY):
-                    a = decide_entry(arrays, r, state, seat, entry, rngs[seat])
-                else:
-                    a = _ask(strategy, r, rules, state, seat, legal[:k], py_rng[seat])
-                if a not in legal[:k] or core.step(r, state, a) < 0:
-                    raise StrategyError(
-                        f"strategy {strategy.label} (seat {seat}) chose {_code(a)}, not legal "
-                        f"in deal {item} (seed {seed}); legal: "
-                        f"{' '.join(action_code(int(x)) for x in legal[:k])}")
-            core.write_record(r, state, out[i * rotations + rot])
+            deal = play_deal(rules, lineup, seed, first + i, 0, rot)
+            core.write_record(r, deal.state, out[i * rotations + rot])
     return out
 
 
-def _ask(strategy, r, rules, state, seat, legal, rng) -> int:
-    base = L.S_HANDS + seat * L.HAND_SIZE
-    sig = int(core.signals(r, state, seat)) if r[L.R_SIGNALS] else 0
-    view = PrototypeView(seat, state[:L.PUBLIC_LEN].copy(), state[base:base + L.HAND_SIZE].copy(),
-                         sig, rules=rules, legal=tuple(int(x) for x in legal))
+def ask(strategy, deal, seat: int, rng) -> int:
+    """The prototype ``strategy``'s action for ``seat`` of ``deal``."""
+    v = deal.view(seat)
+    view = PrototypeView(seat, v.public, v.hand, v.signals, rules=deal.rules,
+                         legal=tuple(deal.legal_actions()))
     answer = strategy.python_fn(view, dict(strategy.values), rng)
     try:
         return parse_action(answer)
     except ValueError as e:
-        raise StrategyError(f"strategy {strategy.label} (seat {seat}) answered {answer!r}: "
-                            f"{e}") from None
-
-
-def _code(a: int) -> str:
-    return action_code(a) if 0 <= a < L.N_ACTIONS else str(a)
+        raise StrategyError(f"answered {answer!r}: {e}") from None

@@ -2,27 +2,17 @@
 from numba import njit
 
 from ..engine.core import at
-from ..engine.layout import ACTION_KEEP, ACTION_SWAP, HAND_SIZE, NO_CARD, PHASE_SWAP, S_PHASE
+from ..engine.layout import ACTION_KEEP, ACTION_SWAP
 from ..engine.rng import below, uniform
+from .view import swap_offered
 
 P_SWAP_PROB = 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def random_strategy(rules, public, hand, seat, signals, params, rng):
-    """Uniform over the cards in hand; accepts a swap offer with probability
+def random_strategy(rules, public, hand, legal, seat, signals, params, rng):
+    """Uniform over the legal cards; accepts a swap offer with probability
     ``params[P_SWAP_PROB]`` (jitted)."""
-    if public[S_PHASE] == PHASE_SWAP:
+    if swap_offered(public):
         return ACTION_SWAP if uniform(rng) < params[P_SWAP_PROB] else ACTION_KEEP
-    k = 0
-    for i in range(HAND_SIZE):
-        k += hand[i] != NO_CARD
-    j = below(rng, k)
-    if k == HAND_SIZE:
-        return hand[at(j)]  # a full hand (most turns): no search, no unpredictable branch
-    for i in range(HAND_SIZE):
-        if hand[i] != NO_CARD:
-            if j == 0:
-                return hand[i]
-            j -= 1
-    return NO_CARD
+    return legal[at(below(rng, legal.shape[0]))]

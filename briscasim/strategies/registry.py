@@ -29,11 +29,11 @@ STRATEGY_SIGNATURE`::
     from briscasim.strategies.api import STRATEGY_SIGNATURE
 
     @njit(STRATEGY_SIGNATURE, cache=True)
-    def my_strategy(rules, public, hand, seat, signals, params, rng):
-        ...
+    def my_strategy(rules, public, hand, legal, seat, signals, params, rng):
+        return legal[0]
 
-It runs in the batch kernels through their one typed function slot (``KIND_USER``), so the
-engine is never recompiled for it. A module may declare parameters for its functions as
+It runs in the batch kernels through a typed function slot (``KIND_USER``, one per lineup
+entry), so the engine is never recompiled for it; a lineup may hold any number of them. A module may declare parameters for its functions as
 ``STRATEGY_PARAMS = {"my_strategy": (Param("depth", int, 2, 1, 9, "..."),)}``; they fill the
 function's ``params`` row in order. From Python, :func:`register_strategy` gives a function a
 name usable in every spec.
@@ -66,7 +66,8 @@ __all__ = ["KIND_PYTHON", "Param", "REGISTRY", "SWAP_POLICIES", "Strategy", "Str
 KIND_PYTHON = -1
 
 EXPECTED_SIGNATURE = ("int64(int64[::1] rules, int16[::1] public, int16[::1] hand, "
-                      "int64 seat, int64 signals, float64[::1] params, uint64[::1] rng)")
+                      "int64[::1] legal, int64 seat, int64 signals, float64[::1] params, "
+                      "uint64[::1] rng)")
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,8 @@ class Strategy:
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def no_user_strategy(rules, public, hand, seat, signals, params, rng):
-    """Placeholder for the user slot when no user strategy is in the lineup."""
+def no_user_strategy(rules, public, hand, legal, seat, signals, params, rng):
+    """Placeholder for the user slot of a lineup entry that is no user strategy."""
     return -1
 
 

@@ -23,29 +23,34 @@ probability that makes the joint draw uniform, then checked against "holds at le
 and the remaining cards are shuffled into the other slots. Every consistent world is equally
 likely (tests/test_sampling.py checks this by enumeration).
 """
+import numpy as np
 from numba import njit
 
-from ..engine.layout import (HAND_SIZE, KNOWN_UNSEEN, NO_CARD, N_CARD_IDS, PHASE_PLAY,
-                             PUBLIC_LEN, R_DECK_N, R_PLAYERS, R_SIDE, S_DRAWN, S_HANDS,
-                             S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE, S_STOCK, S_TRICK_N,
-                             S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID, STATE_LEN)
+from ..engine.layout import (HAND_SIZE, KNOWN_UNSEEN, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
+                             PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
+                             S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
+                             S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
+                             START_STATE_SLOTS, STATE_LEN, Block)
 from ..engine.rng import below, uniform
 
 # ---- the spec written by prepare_worlds (int64) --------------------------------------------
-W_N_POOL = 0           # unknown cards to deal (not forced into a hand by a signal)
-W_POOL = 1             # [48] those cards (reordered by every sample)
-W_SLOT = 49            # [48] state indices they fill: partners' free slots first, in partner
-                       # order, then the other hands' free slots, then the face-down stock
-W_N_SLOTS = 97         # number of slots (equals W_N_POOL for a consistent view)
-W_POOL_MASK = 98       # the pool as a 48-bit mask
-W_TRUMPS = 99          # mask of the trump cards
-W_BRISCAS = 100        # mask of the non-trump A and 3
-W_N_PARTNERS = 101     # partners with a signal
-W_PARTNER = 102        # [5 x 4] per signalling partner: the fields P_* below
+SPEC = Block("world sampling spec", "int64")
+W_N_POOL = SPEC.field("n_pool", 1, "unknown cards to deal (not forced into a hand by a signal)")
+W_POOL = SPEC.field("pool", N_CARD_IDS, "those cards (reordered by every sample)")
+W_SLOT = SPEC.field("slot", N_CARD_IDS, "state indices they fill: partners' free slots first, "
+                    "in partner order, then the other hands' free slots, then the stock")
+W_N_SLOTS = SPEC.field("n_slots", 1, "number of slots (equals n_pool for a consistent view)")
+W_POOL_MASK = SPEC.field("pool_mask", 1, "the pool as a 48-bit mask")
+W_TRUMPS = SPEC.field("trumps", 1, "mask of the trump cards")
+W_BRISCAS = SPEC.field("briscas", 1, "mask of the non-trump A and 3")
+W_N_PARTNERS = SPEC.field("n_partners", 1, "partners with a signal")
 P_FREE, P_FORBIDDEN, P_NEED_TRUMP, P_NEED_BRISCA = 0, 1, 2, 3
 P_LEN = 4
-W_COUNT = 122          # [6] scratch: free hand slots per seat
-SPEC_LEN = 128
+W_PARTNER = SPEC.field("partner", (MAX_PLAYERS - 1) * P_LEN, "per signalling partner: the "
+                       "fields P_* above")
+W_COUNT = SPEC.field("count", MAX_PLAYERS, "scratch: free hand slots per seat")
+SPEC_LEN = SPEC.length
+SPEC.check()
 
 _ONE = 1
 
@@ -108,11 +113,14 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
     n = rules[R_PLAYERS]
     for i in range(PUBLIC_LEN):
         base[i] = public[i]
+    # the hidden part as at the start of a deal (empty hands, the count of face-down cards,
+    # no declined offers), with an empty stock
+    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
     for i in range(PUBLIC_LEN, STATE_LEN):
+        base[i] = start[i]
+    for i in range(S_STOCK, S_STOCK + N_CARD_IDS):
         base[i] = NO_CARD
-    m = rules[R_DECK_N] - HAND_SIZE * n - 1
-    base[S_N_FACEDOWN] = m
-    count = spec[W_COUNT:W_COUNT + 6]
+    count = spec[W_COUNT:W_COUNT + MAX_PLAYERS]
     hand_sizes(rules, public, hand, seat, count)
     mine = 0
     for i in range(HAND_SIZE):
@@ -193,7 +201,7 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         count[p] = 0
     for s in range(n):
         ns = _free_slots(base, s, count[s], spec, ns)
-    for i in range(base[S_DRAWN], m):
+    for i in range(base[S_DRAWN], base[S_N_FACEDOWN]):
         spec[W_SLOT + ns] = S_STOCK + i
         ns += 1
     spec[W_N_SLOTS] = ns

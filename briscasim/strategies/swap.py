@@ -22,11 +22,11 @@ import numpy as np
 from numba import njit
 
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_FACE_UP,
-                             KNOWN_PLAYED, R_PLAYERS, R_SEVEN_FACES, R_SIDE, R_SWAP_SEVEN,
+                             KNOWN_PLAYED, R_SEVEN_FACES, R_SWAP_SEVEN,
                              R_SWAP_TIMING, REC_SWAP2_DECLINED, REC_SWAP2_SEAT,
                              REC_SWAP7_DECLINED, REC_SWAP7_SEAT, REC_SWAP7_TRICK,
-                             REC_WINNER, S_FACE_UP, S_KNOWN, S_TO_DRAW, S_TRUMP,
-                             SIG_TRUMP_ACE, SIG_TRUMP_THREE, TIMING_BEFORE_DRAW)
+                             REC_WINNER, SIG_TRUMP_ACE, SIG_TRUMP_THREE, TIMING_BEFORE_DRAW)
+from . import view as V
 from .api import SWAP_BY_PLAY, SWAP_HOLD, SWAP_IMMEDIATE, SWAP_NEVER
 from .params import Param, StrategyDef
 
@@ -57,15 +57,15 @@ _A, _THREE, _SEVEN = 0, 1, 7
 def _accounted(rules, public, hand, seat, signals, card, sig_bit):
     """True if no opponent can hold ``card``: played, face up, in ``hand``, or known or
     signalled to be in a partner's hand."""
-    where = public[S_KNOWN + card]
+    where = V.where(public, card)
     if where == KNOWN_PLAYED or where == KNOWN_FACE_UP:
         return True
     for i in range(HAND_SIZE):
         if hand[i] == card:
             return True
-    n = rules[R_PLAYERS]
+    n = V.players(rules)
     if 0 <= where < n:
-        return rules[R_SIDE + where] == rules[R_SIDE + seat]
+        return V.side_of(rules, where) == V.side_of(rules, seat)
     # signals: one byte per partner; a partner signalled the card if any byte has its bit
     s = signals
     while s != 0:
@@ -78,9 +78,9 @@ def _accounted(rules, public, hand, seat, signals, card, sig_bit):
 @njit(cache=True, _nrt=False, inline="always")
 def last_chance(rules, public):
     """True if the swap offered now is the last the swap window allows (jitted)."""
-    n = rules[R_PLAYERS]
+    n = V.players(rules)
     needed = 2 * n if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW else n
-    return public[S_TO_DRAW] - n < needed
+    return V.to_draw(public) - n < needed
 
 
 @njit(cache=True, _nrt=False)
@@ -91,8 +91,8 @@ def swap_decision(kind, params, rules, public, hand, seat, signals, rng):
         return ACTION_SWAP
     if kind != SWAP_HOLD:
         return ACTION_KEEP
-    trump = public[S_TRUMP]
-    face_up = public[S_FACE_UP]
+    trump = V.trump(public)
+    face_up = V.face_up(public)
     seven = (rules[R_SWAP_SEVEN] != 0
              and (rules[R_SEVEN_FACES] >> (face_up % 12)) & 1 != 0)
     if seven:
@@ -102,7 +102,7 @@ def swap_decision(kind, params, rules, public, hand, seat, signals, rng):
                 seven = True
     if not seven and params[P_HOLD_TWO] == 0:
         return ACTION_SWAP
-    if params[P_STOCK] >= 0 and public[S_TO_DRAW] <= params[P_STOCK]:
+    if params[P_STOCK] >= 0 and V.to_draw(public) <= params[P_STOCK]:
         return ACTION_SWAP
     if params[P_LAST_CHANCE] != 0 and last_chance(rules, public):
         return ACTION_SWAP

@@ -2,8 +2,8 @@
 import numpy as np
 from numba import njit
 
-from briscasim.engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, NO_CARD, PHASE_SWAP,
-                                     S_PHASE)
+from briscasim.engine.layout import ACTION_KEEP, ACTION_SWAP
+from briscasim.strategies import view as V
 from briscasim.strategies.api import STRATEGY_SIGNATURE
 from briscasim.strategies.params import Param
 
@@ -11,25 +11,19 @@ STRATEGY_PARAMS = {"first_card": (Param("swap", bool, True, doc="accept swap off
 
 
 @njit(STRATEGY_SIGNATURE, cache=True)
-def first_card(rules, public, hand, seat, signals, params, rng):
-    """Plays the first card of its hand; swaps when ``swap`` is set."""
-    if public[S_PHASE] == PHASE_SWAP:
+def first_card(rules, public, hand, legal, seat, signals, params, rng):
+    """Plays the first legal card; swaps when ``swap`` is set."""
+    if V.swap_offered(public):
         return ACTION_SWAP if params[0] != 0 else ACTION_KEEP
-    for i in range(HAND_SIZE):
-        if hand[i] != NO_CARD:
-            return np.int64(hand[i])
-    return np.int64(NO_CARD)
+    return legal[0]
 
 
 @njit
-def lazy_last_card(rules, public, hand, seat, signals, params, rng):
+def lazy_last_card(rules, public, hand, legal, seat, signals, params, rng):
     """Lazily jitted: compiles for the strategy signature when named."""
-    if public[S_PHASE] == PHASE_SWAP:
+    if V.swap_offered(public):
         return np.int64(ACTION_KEEP)
-    for i in range(HAND_SIZE - 1, -1, -1):
-        if hand[i] != NO_CARD:
-            return np.int64(hand[i])
-    return np.int64(NO_CARD)
+    return legal[len(legal) - 1]
 
 
 @njit("int64(int16[::1])")
@@ -38,7 +32,7 @@ def wrong_signature(hand):
 
 
 @njit
-def returns_int16(rules, public, hand, seat, signals, params, rng):
+def returns_int16(rules, public, hand, legal, seat, signals, params, rng):
     return hand[0]
 
 
@@ -48,3 +42,23 @@ def python_lowest(view, params, rng):
 
 
 NOT_A_FUNCTION = 3
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def illegal_in_trick_5(rules, public, hand, legal, seat, signals, params, rng):
+    """Plays its first legal card, but in the fifth trick a card it does not hold."""
+    if V.swap_offered(public):
+        return np.int64(ACTION_KEEP)
+    if V.trick_no(public) == 4:
+        for c in range(48):
+            if V.played(public, c):
+                return np.int64(c)
+    return legal[0]
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def raises_in_trick_3(rules, public, hand, legal, seat, signals, params, rng):
+    """Plays its first legal card, but raises in the third trick."""
+    if V.trick_no(public) == 2:
+        raise ValueError("no idea what to play")
+    return legal[0]
