@@ -2,7 +2,7 @@
 
 The public Python API:
 
-- :class:`briscasim.rules.Rules`: every rule option and preset of RULES.md.
+- :class:`briscasim.rules.Rules`: every rule option and preset of docs/rules.md.
 - :class:`briscasim.game.Deal`: step through one deal, see a seat's view, read the log.
 - :func:`briscasim.simulate.simulate`: play many deals between strategies in parallel.
 - :mod:`briscasim.strategies`: the strategy registry and the built-in strategies.

@@ -1,4 +1,4 @@
-"""Cards: integer ids, text codes and the rank tables of RULES.md section 1.
+"""Cards: integer ids, text codes and the rank tables of docs/rules.md.
 
 A card id is ``suit * 12 + face``. Suits are ``o c e b`` (0..3). Faces are listed strongest
 first in the default ordering: ``A 3 R C S 9 8 7 6 5 4 2`` (0..11). The 40-card deck has no

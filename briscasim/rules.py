@@ -1,4 +1,4 @@
-"""The ``Rules`` value: every option of RULES.md, the named presets, and validation.
+"""The ``Rules`` value: every option of docs/rules.md, the named presets, and validation.
 
 >>> r = Rules.preset("brisca-2", swap_timing="after_draw")
 >>> r.players, r.swap_timing
@@ -37,7 +37,7 @@ DECKS = tuple(C.DECK_FACES)
 
 @dataclass(frozen=True)
 class Rules:
-    """Rules of one game variant (RULES.md). Defaults are the ``brisca-2`` game."""
+    """Rules of one game variant (docs/rules.md). Defaults are the ``brisca-2`` game."""
 
     players: int = 2
     deck: str = "spanish40"
@@ -60,7 +60,7 @@ class Rules:
     # ---- construction ------------------------------------------------------------------
     @classmethod
     def preset(cls, name: str, **overrides) -> "Rules":
-        """The named preset of RULES.md section 9, with options overridden."""
+        """The named preset of docs/rules.md, with options overridden."""
         if name not in PRESETS:
             raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
         opts = _merge(PRESETS[name], overrides)
@@ -170,7 +170,7 @@ class Rules:
     # ---- derived values ----------------------------------------------------------------
     @property
     def effective_leftover(self) -> str | None:
-        """``leftover`` after RULES.md 10.7: None when the cards divide evenly."""
+        """``leftover`` after docs/rules.md: None when the cards divide evenly."""
         n_cards = len(C.deck_cards(self.deck))
         if self.leftover is None:
             if n_cards % self.players == 0 and self.removed_cards is None:

@@ -1,7 +1,7 @@
 """Test helpers: explicit deck orders from wanted hands, and simple ways to play a deal on.
 
 A deck order lists the cards in play top first: dealt one at a time from seat 0, then the
-card turned face up, then the face-down stock from the top (RULES.md section 2). The
+card turned face up, then the face-down stock from the top (docs/rules.md). The
 helpers here state only what a scenario needs (hands, face-up card, the top and the bottom
 of the stock) and fill in the rest.
 """
@@ -103,7 +103,7 @@ def draw_rounds(rules: Rules) -> int:
 
 
 def can_swap(rules: Rules, hand, face_up: int) -> bool:
-    """RULES.md section 3, read directly: the hand holds the trump 7 and the face-up card is
+    """docs/rules.md, read directly: the hand holds the trump 7 and the face-up card is
     A 3 R C S, or it holds the trump 2 and the face-up card is a non-counting card other
     than the 2."""
     trump = face_up // 12

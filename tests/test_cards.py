@@ -1,4 +1,4 @@
-"""Cards, decks, rank order and points (RULES.md section 1)."""
+"""Cards, decks, rank order and points (docs/rules.md)."""
 import pytest
 
 from briscasim import cards as C

@@ -1,4 +1,4 @@
-"""Matches (RULES.md section 6 and 10.9): match_result on crafted tallies, and batch matches
+"""Matches (docs/rules.md): match_result on crafted tallies, and batch matches
 replayed deal by deal with the step API to check the dealer rotation and the records."""
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ def result(match, deals_played, won, points, **options):
     ("points 120", 2, [1, 1], [125, 130], {}, 1),     # both reach it: the higher total
     ("points 120", 2, [1, 1], [130, 130], {}, U),     # equal top totals keep playing
     ("points 120", 2, [1, 1], [130, 130], dict(max_deals=2), D),
-    # nobody reached P at the cap: RULES.md does not say; the engine calls it a draw
+    # nobody reached P at the cap: docs/rules.md does not say; the engine calls it a draw
     ("points 500", 2, [1, 1], [130, 110], dict(max_deals=2), D),
     ("points 120", 2, [0, 1], [125, 115], dict(objective="fewest"), 1),  # lowest wins
     ("points 120", 2, [1, 1], [120, 120], dict(objective="fewest"), U),
@@ -102,7 +102,7 @@ def replay_match(rules, seed, item, swap_prob):
 
 
 def decide_match(rules, deals):
-    """RULES.md section 6 read directly over the replayed deals: (winner, deals played)."""
+    """docs/rules.md read directly over the replayed deals: (winner, deals played)."""
     kind, target = rules.match_kind, rules.match_target
     k = len(rules.sides)
     won, points = [0] * k, [0] * k

@@ -1,7 +1,7 @@
 """Properties over random presets, options, seeds and random legal play (hypothesis).
 
 Every deal is played through :func:`play_checked`, which checks at every step, against
-RULES.md read directly (not against the engine's own bookkeeping):
+docs/rules.md read directly (not against the engine's own bookkeeping):
 - an illegal action raises and leaves the state unchanged (step API and raw kernel);
 - each seat's view holds its own hand and exactly the public knowledge of section 8;
 - a swap is offered exactly when 3 and 10.1-10.2 allow it, once per trick;
@@ -47,7 +47,7 @@ def any_rules(draw):
 
 
 def turn_and_stock(rules, deck):
-    """The card turned face up and the face-down cards drawn, in order (RULES.md 2, 4 and
+    """The card turned face up and the face-down cards drawn, in order (docs/rules.md and
     10.6 read directly)."""
     n = rules.players
     turned, stock = deck[3 * n], list(deck[3 * n + 1:])
@@ -61,7 +61,7 @@ def turn_and_stock(rules, deck):
 
 
 def trick_result(rules, cards, trump):
-    """Index of the winning card and the trick's points (RULES.md 1 and 2 read directly)."""
+    """Index of the winning card and the trick's points (docs/rules.md read directly)."""
     order = "A3RSC9876542" if rules.jack_over_horse else "A3RCS9876542"
     points = {"A": 11, "3": 10, "R": 4, "C": 2 if rules.jack_over_horse else 3,
               "S": 3 if rules.jack_over_horse else 2}
@@ -77,7 +77,7 @@ def trick_result(rules, cards, trump):
 
 def check_draws(deal, stock, first):
     """Draws ``first..``: round k after trick k, its winner first then seat order, the
-    face-down cards in stock order, then the face-up card (RULES.md 2)."""
+    face-down cards in stock order, then the face-up card (docs/rules.md)."""
     n = deal.rules.players
     for j in range(first, len(deal.draws)):
         d = deal.draws[j]
@@ -92,7 +92,7 @@ def check_draws(deal, stock, first):
 
 
 def expected_known(deal, turned):
-    """Public knowledge of every card (RULES.md 8 and 10.8) from the deal's history."""
+    """Public knowledge of every card (docs/rules.md) from the deal's history."""
     r = deal.rules
     k = np.full(48, L.KNOWN_OUT, np.int64)
     k[r.deck_ids] = L.KNOWN_UNSEEN
@@ -114,7 +114,7 @@ def expected_known(deal, turned):
 
 
 def expected_signals(deal, seat):
-    """RULES.md 8 read directly: per partner (in seat order after ``seat``) one byte of
+    """docs/rules.md read directly: per partner (in seat order after ``seat``) one byte of
     SIG_* bits for its trump A 3 R C S, any non-trump A or 3, and no trump at all."""
     r = deal.rules
     if r.signals == "none":
@@ -180,7 +180,7 @@ def play_checked(deal, policy, rng, events=None):
     """Play ``deal`` to its end with ``policy``, checking every step (see module doc).
 
     ``events`` collects ``(trick number, swap possible by the cards, offered)`` at every
-    trick end (the swap check of RULES.md 10.1-10.2)."""
+    trick end (the swap check of docs/rules.md)."""
     r = deal.rules
     n = r.players
     rounds = draw_rounds(r)

@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md sections 4, 9, 10.7) and refusal of invalid input."""
+"""Rule options and presets (docs/rules.md) and refusal of invalid input."""
 import pytest
 
 from briscasim import cards as C
@@ -7,7 +7,7 @@ from briscasim.rules import PRESETS, Rules, RulesError, parse_override
 
 from deckbuild import code_list, ids
 
-# RULES.md section 9, column by column:
+# docs/rules.md, column by column:
 # players, deck, teams, leftover (effective), removed cards, swap_seven, swap_two, extra options
 PRESET_TABLE = {
     "brisca-2": (2, "spanish40", "none", None, "", True, True, {}),
@@ -75,7 +75,7 @@ def test_a_new_leftover_drops_the_removed_cards_it_replaces():
     assert r.effective_leftover == "face_up" and r.removed_ids == [] and r.undrawn == 1
 
 
-# ---- RULES.md 10.7: leftover unset --------------------------------------------------------
+# ---- docs/rules.md: leftover unset --------------------------------------------------------
 
 @pytest.mark.parametrize("options, leftover, removed, undrawn", [
     (dict(players=2), None, "", 0),

@@ -1,4 +1,4 @@
-"""Scenario tests of RULES.md sections 2-5 and 7-8, each from an explicit deck order.
+"""Scenario tests of docs/rules.md (dealing to information), each from an explicit deck order.
 
 Deck orders come from :func:`deckbuild.deck_order` (wanted hands, face-up card, top and
 bottom of the stock) or are written out in full where a whole deal is needed.
@@ -351,7 +351,7 @@ def test_brisca_5_removes_2o_2c_2e():
 @pytest.mark.parametrize("swap", [False, True])
 def test_leftover_face_up_leaves_the_face_up_card_undrawn(swap):
     """brisca-3-faceup: the face-up ace is never drawn; a 7-swap still brings it into play
-    and the 7 given becomes the undrawn card (RULES.md 10.3)."""
+    and the 7 given becomes the undrawn card (docs/rules.md)."""
     r = Rules.preset("brisca-3-faceup")
     deal = new_deal(r, hands=[["7o", "Ac", "4e"]], face_up="Ao")
     play_trick(deal, "Ac", min(deal.hand(1)), min(deal.hand(2)))
@@ -470,7 +470,7 @@ def test_60_60_goes_to_the_last_trick_under_tie_last_trick():
 
 
 # brisca-4 (everyone alone), tie last_trick: sides 1 and 3 tie on 34, seat 0 won the last
-# trick, seat 1 the one before: walking back, side 1 wins (RULES.md 10.5).
+# trick, seat 1 the one before: walking back, side 1 wins (docs/rules.md).
 DECK_WALK_BACK = ("Ac Ab 4e 7b 2c 7o 2o 7c Sc 7e Cb 6c 3e 6o 3c Co Re 2b 5b Rb 4b Rc 3b 4o "
                   "4c Ro 3o Cc Se Sb So 2e 5c 5o 5e 6b Ao 6e Ce Ae").split()
 # brisca-4, fewest, tie last_trick: sides 0 and 3 tie on 0 points and won no trick: a draw.
@@ -528,10 +528,10 @@ def test_team_points_are_the_tricks_of_the_side(preset, sides):
             assert deal.outcome.winner == want.index(best)
 
 
-# ---- section 7: face-up reshuffle (RULES.md 10.6) -------------------------------------------
+# ---- section 7: face-up reshuffle (docs/rules.md) -------------------------------------------
 
 def reshuffled(deck, n):
-    """RULES.md 10.6 read directly: an A or 3 turned goes back after floor(m/2) of the m
+    """docs/rules.md read directly: an A or 3 turned goes back after floor(m/2) of the m
     face-down cards and the top face-down card is turned; repeat."""
     turned, stock = deck[3 * n], list(deck[3 * n + 1:])
     m = len(stock)

@@ -62,7 +62,7 @@ def test_hold_swaps_at_the_last_chance_only():
 
 @pytest.mark.parametrize("preset, trick", [("brisca-2", 16), ("brisca-2-blackhand", 16)])
 def test_holding_swaps_happen_at_the_last_swapping_trick(preset, trick):
-    """RULES.md 3: in 2-player Brisca the last swap comes after trick 16 (before_draw) or
+    """docs/rules.md: in 2-player Brisca the last swap comes after trick 16 (before_draw) or
     when leading trick 17 (after_draw, recorded as trick 16, the trick just won)."""
     rules = Rules.preset(preset)
     out = play_chunk(rules, Lineup.build(rules, ["greedy+hold", "greedy+never"]), 4, 0, 400)

@@ -1,4 +1,4 @@
-"""The rules engine: one set of jitted kernels for every variant of RULES.md.
+"""The rules engine: one set of jitted kernels for every variant of docs/rules.md.
 
 Every function here is ``@njit(cache=True)`` and works on the arrays of
 :mod:`briscasim.engine.layout`: ``rules`` (the int64 rules vector) and ``state`` (the int16
@@ -7,7 +7,7 @@ deal state). Batch simulation, search, replays and interactive play all call the
 A deal runs as: :func:`start_deal` with a deck order, then :func:`step` with one action at a
 time until the phase is ``PHASE_OVER``. :func:`legal_actions` lists what the seat to act may do.
 Between tricks the engine resolves the trick, offers the swap to the winner (phase
-``PHASE_SWAP``) when RULES.md section 3 allows it, and draws, all inside :func:`step`.
+``PHASE_SWAP``) when docs/rules.md allows it, and draws, all inside :func:`step`.
 """
 import numpy as np
 from numba import njit, types
@@ -218,7 +218,7 @@ def start_deal(rules, state, deck, events=None):
     for i in range(m):
         state[at(S_STOCK + i)] = deck[at(pos + 1 + i)]
     if rules[R_RESHUFFLE] != 0:
-        # RULES.md 10.6: the A or 3 goes back after floor(m/2) face-down cards, the top one
+        # docs/rules.md: the A or 3 goes back after floor(m/2) face-down cards, the top one
         # is turned; if every candidate is an A or 3, the last one turned stays.
         tries = 0
         while ((card_face(rules, turned) == _ACE or card_face(rules, turned) == _THREE)
@@ -513,7 +513,7 @@ def legal_actions(rules, state, out):
 
 @njit(cache=True, _nrt=False, inline="always")
 def signals(rules, state, seat):
-    """The partner signals ``seat`` receives (RULES.md section 8), one byte per partner in
+    """The partner signals ``seat`` receives (docs/rules.md), one byte per partner in
     seat order after ``seat``; 0 when signals are off or the seat has no partner (jitted)."""
     out = np.int64(0)
     n = rules[R_PLAYERS]

@@ -1,4 +1,4 @@
-"""``greedy``: the source texts' advice (RULES.md seeds, "Consejos") made precise.
+"""``greedy``: the advice of the Brisca and Briscola source texts ("Consejos") made precise.
 
 Every card has a *keep cost*, what it costs to let it go on a trick the seat's side loses:
 its points for a plain card, ``trump_keep`` plus its points for a trump, and far more for

@@ -1,6 +1,6 @@
 """Determinizations: full deal states consistent with everything a seat knows.
 
-A search strategy sees only its seat's view (RULES.md section 8). To search it samples
+A search strategy sees only its seat's view (docs/rules.md). To search it samples
 *worlds*: complete engine states that agree with the view, the unknown cards dealt uniformly
 at random over every world consistent with it. What the view pins down:
 

@@ -7,7 +7,7 @@ every swap offer for it; ``by_play`` (no ``+policy``) leaves the answer to the p
 - ``never``: never swap.
 - ``hold`` ("hold the 7"): decline offers until one of its enabled triggers fires: the stock
   is down to ``stock`` cards still to draw; the offer is the ``last_chance`` the swap window
-  gives (RULES.md 10.1: the next trick's offer would come too late under ``swap_timing``);
+  gives (docs/rules.md: the next trick's offer would come too late under ``swap_timing``);
   the opponents' high trumps are gone (``trumps_gone``: the trump A and 3 are each played,
   face up, in the seat's hand, or known or signalled to be in a partner's hand). A 2-swap
   (taking a small trump) is made at once unless ``hold_two``.
