@@ -493,16 +493,19 @@ def step(rules, state, action, events=None):
 
 @njit(cache=True, _nrt=False, inline="always")
 def legal_actions(rules, state, out):
-    """Write the legal actions of the seat to act into ``out``; return how many (jitted)."""
+    """Write the legal actions of the seat to act into ``out`` (room for ``MAX_LEGAL``); return
+    how many (jitted). The one place that decides what is legal: every strategy receives its
+    result, and :func:`step` refuses anything else."""
     phase = state[S_PHASE]
     if phase == PHASE_PLAY:
+        # every card in hand may be played: the hand's cards in slot order, packed by
+        # selects (which slots are empty is as random as the deal); out has room for more
         base = S_HANDS + state[S_TURN] * HAND_SIZE
         k = 0
         for i in range(HAND_SIZE):
-            c = state[base + i]
-            if c != NO_CARD:
-                out[k] = c
-                k += 1
+            c = state[at(base + i)]
+            out[at(k)] = c
+            k += c != NO_CARD
         return k
     if phase == PHASE_SWAP:
         out[0] = ACTION_SWAP
