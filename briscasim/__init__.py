@@ -6,6 +6,7 @@ The public Python API:
 - :class:`briscasim.game.Deal`: step through one deal, see a seat's view, read the log.
 - :func:`briscasim.simulate.simulate`: play many deals between strategies in parallel.
 - :mod:`briscasim.strategies`: the strategy registry and the built-in strategies.
+- :func:`briscasim.load`: the records of a finished experiment run as one pandas DataFrame.
 """
 import hashlib
 import os
@@ -41,11 +42,12 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         from numba.core import config as _numba_config
         _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
-_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate"}
+_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate",
+            "load": "experiments.runner"}
 
 
 def __getattr__(name):
-    """``from briscasim import Rules, Deal, simulate, Lineup`` (imported on first use, so
+    """``from briscasim import Rules, Deal, simulate, Lineup, load`` (imported on first use, so
     that the command line starts without loading the kernels)."""
     if name in _EXPORTS:
         import importlib

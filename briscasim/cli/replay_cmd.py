@@ -6,7 +6,8 @@ import json
 import click
 
 from ..errors import UserError
-from .simulate_cmd import rules_from_options, rules_options
+from ..limits import MAX_INDEX
+from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
 
 def _outcome_line(rules, replay) -> str:
@@ -24,11 +25,14 @@ def _outcome_line(rules, replay) -> str:
 @click.command()
 @rules_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
+              shell_complete=complete_strategy,
               help="Strategies as given to `briscasim simulate` (default: random).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
-@click.option("--deal", "deal_index", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=1, show_default=True,
+              help="Master seed.")
+@click.option("--deal", "deal_index", type=click.IntRange(0, MAX_INDEX), default=0,
+              show_default=True,
               help="Index of the deal (the match, under a match rule) in the simulation.")
-@click.option("--rotation", type=int, default=0, show_default=True,
+@click.option("--rotation", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
               help="Rotation of the strategies (simulations with --duplicate).")
 @click.option("--deck", default=None, metavar="CODES",
               help="Replay a typed-in deal: the deck order, top first (e.g. \"Ao 3c ...\").")
