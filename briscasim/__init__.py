@@ -30,11 +30,21 @@ def _source_digest() -> str:
 
 SOURCE_DIGEST = _source_digest()
 
+
+def cache_dir() -> pathlib.Path:
+    """Where the compiled engine is cached: ``$BRISCASIM_CACHE_DIR`` if set, else the
+    platform's user cache folder (``$XDG_CACHE_HOME/briscasim``, by default
+    ``~/.cache/briscasim``, on Linux)."""
+    if os.environ.get("BRISCASIM_CACHE_DIR"):
+        return pathlib.Path(os.environ["BRISCASIM_CACHE_DIR"])
+    import platformdirs
+    return pathlib.Path(platformdirs.user_cache_dir("briscasim", appauthor=False))
+
+
 # Numba checks only a cached function's own file, not the files of the functions it calls;
 # a cache folder keyed by SOURCE_DIGEST makes any edit invalidate the cache.
 if "NUMBA_CACHE_DIR" not in os.environ:
-    _base = pathlib.Path(os.environ.get("BRISCASIM_CACHE_DIR",
-                                        pathlib.Path.home() / ".cache" / "briscasim"))
+    _base = cache_dir()
     os.environ["NUMBA_CACHE_DIR"] = str(_base / f"numba-{SOURCE_DIGEST}")
     if "numba" in sys.modules:
         # numba was imported first and has read its configuration already: without this,
