@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The research pack of issue 5: six questions, each answered by specs in experiments/ and a
+"""The research pack: six questions, each answered by specs in experiments/ and a
 report in reports/<question>/ (Markdown, CSV tables, PNG and SVG charts).
 
     python scripts/research.py                       # every question (about 20 minutes on 2 cores)
@@ -70,7 +70,7 @@ class Run:
 
     @property
     def seconds(self) -> float:
-        return float(self.manifest.get("last_session", {}).get("seconds", math.nan))
+        return float(self.manifest.get("last_run", {}).get("seconds", math.nan))
 
     @property
     def deals(self) -> int:
@@ -202,7 +202,7 @@ def entry_label(cell: dict, entry: int) -> str:
 def cost_line(runs: list[Run]) -> str:
     secs = sum(r.seconds for r in runs)
     deals = sum(r.deals for r in runs)
-    workers = sorted({r.manifest.get("last_session", {}).get("workers") for r in runs} - {None})
+    workers = sorted({r.manifest.get("last_run", {}).get("workers") for r in runs} - {None})
     parts = ", ".join(f"`{r.spec.name}` {r.deals:,} deals in {r.seconds:.0f} s" for r in runs)
     return (f"Compute: {deals:,} deals in {secs / 60:.1f} min of wall time ({parts}) on "
             f"{'/'.join(map(str, workers)) or '?'} worker threads of a 2-core machine shared "

@@ -503,7 +503,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
                                                     for j in range(st.limit)]
                                for st in cells},
                     finished=_dt.datetime.now().isoformat(timespec="seconds"),
-                    last_session=dict(seconds=round(elapsed, 3),
+                    last_run=dict(seconds=round(elapsed, 3),
                                       compile_seconds=round(compiled, 3),
                                       deals=played,
                                       deals_per_second=round(played / max(elapsed - compiled,
@@ -511,7 +511,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
                                       executor=type(ex).__name__, workers=ex.workers))
     _write_json(out / MANIFEST, manifest)
     (out / JOURNAL).unlink(missing_ok=True)
-    rate = manifest["last_session"]["deals_per_second"]
+    rate = manifest["last_run"]["deals_per_second"]
     log(f"played {played:,} deals in {elapsed - compiled:.1f} s ({rate:,} deals/s)"
         + (f", after {compiled:.0f} s compiling the engine" if compiled >= 1 else ""))
     return out
