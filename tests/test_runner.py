@@ -107,16 +107,24 @@ def test_chunk_files_are_plain_parquet_with_every_column(tmp_path):
     assert stored.num_rows == whole.num_rows == 600                     # folder's name)
     assert ["cell"] + stored.column_names == whole.column_names
     assert stored.equals(whole.drop_columns(["cell"]))
-    # each column encoded for what it holds: values that repeat (constant fields such as
-    # brisca-2's black_hand, the rotation, seats) by dictionary, deal indices as deltas
-    meta = pq.ParquetFile(f).metadata.row_group(0)
+    # each column encoded for what it holds: values that vary byte-stream-split, values that
+    # repeat (constant fields such as brisca-2's black_hand, the rotation, seats) plain for
+    # LZ4 to pack, deal indices as deltas
+    pf = pq.ParquetFile(f)
+    meta = pf.metadata.row_group(0)
     encodings = {meta.column(i).path_in_schema: meta.column(i).encodings
                  for i in range(meta.num_columns)}
+    sizes = {meta.column(i).path_in_schema: meta.column(i).total_compressed_size
+             for i in range(meta.num_columns)}
     assert "DELTA_BINARY_PACKED" in encodings["deal"]
     assert "BYTE_STREAM_SPLIT" in encodings["winner"]
     for name in ("black_hand", "out_points", "rotation", "entry_0", "entry_3"):
-        assert "RLE_DICTIONARY" in encodings[name], name
+        assert encodings[name] == ("PLAIN",) or "PLAIN" in encodings[name], name
+        assert sizes[name] < sizes["winner"] / 4, name
     assert whole.column("entry_3").null_count == 600           # brisca-2 has two seats
+    # nullable only where a cell lacks the column (brisca-2 here: seats 2 and 3)
+    nullable = [fd.name for fd in pf.schema_arrow if fd.nullable]
+    assert nullable == ["entry_2", "entry_3"]
     # columns picked and ordered as asked
     part = read_chunk(f, ["points_1", "deal", "black_hand", "cell"])
     assert part.column_names == ["points_1", "deal", "black_hand", "cell"]

@@ -18,11 +18,13 @@ field in a cell of single deals) is null there.
 
 Writing is most of what the runner costs over the engine, so each column is encoded for what
 it holds: record fields that vary in the chunk are byte-stream-split (the high bytes of small
-integers become runs), ``deal`` is delta-encoded (one step of 1), and columns with a value
-that repeats (``rotation``, ``entry_*``, a field with one value in the whole chunk such as a
-swap the rules do not allow) are dictionary-encoded, which run-length packs them to almost
-nothing; LZ4 over all of it. The file's key-value metadata (key ``briscasim``, JSON) names the
-chunk: its cell, first deal and count.
+integers become runs), ``deal`` is delta-encoded (one step of 1), and columns whose values
+repeat (``rotation``, ``entry_*``, a field with one value in the whole chunk such as a swap
+the rules do not allow) are stored plain, which LZ4, over all of it, packs to almost nothing
+(dictionary encoding packs them a little smaller but takes three times as long to write).
+Columns are nullable only where some cell of the run lacks them (definition levels cost
+time too). The file's key-value metadata (key ``briscasim``, JSON) names the chunk: its cell,
+first deal and count.
 """
 from __future__ import annotations
 
@@ -87,26 +89,33 @@ def cell_shape(cell: dict) -> tuple[int, int, bool]:
 def run_schema(cells) -> pa.Schema:
     """The columns of every chunk file of a run of the resolved ``cells`` (module docstring):
     the seats and sides of its largest cell, the fields of single deals and of matches as its
-    cells play them."""
+    cells play them. A column that some cell does not have is nullable; the others are not
+    (definition levels cost time to write)."""
     shapes = [cell_shape(c) for c in cells]
     seats = max(s for s, _, _ in shapes)
-    sides = max(t for _, t, _ in shapes)
     kinds = {m for _, _, m in shapes}
-    names = []
+    names, everywhere = [], set()
     for matches in sorted(kinds):
+        of_kind = [t for _, t, m in shapes if m == matches]
         for name, _ in (match_fields() if matches else DEAL_FIELDS):
-            if _kept(name, sides) and name not in names:
+            if _kept(name, max(of_kind)) and name not in names:
                 names.append(name)
+            if len(kinds) == 1 and _kept(name, min(of_kind)):
+                everywhere.add(name)
     dtype = pa.int32() if True in kinds else pa.int16()
-    return pa.schema([pa.field("deal", pa.int64()), pa.field("rotation", pa.int8())]
-                     + [pa.field(f"entry_{s}", pa.int8()) for s in range(seats)]
-                     + [pa.field(name, dtype) for name in names])
+    low = min(s for s, _, _ in shapes)
+    return pa.schema([pa.field("deal", pa.int64(), nullable=False),
+                      pa.field("rotation", pa.int8(), nullable=False)]
+                     + [pa.field(f"entry_{s}", pa.int8(), nullable=s >= low)
+                        for s in range(seats)]
+                     + [pa.field(name, dtype, nullable=name not in everywhere)
+                        for name in names])
 
 
 def to_table(cell, records: np.ndarray, n_sides: int, schema: pa.Schema, rotations: int,
              block: int, first: int, count: int) -> tuple[pa.Table, list[str]]:
     """The table of one chunk (rows ``deal * rotations + rotation``; module docstring) and
-    the columns worth dictionary-encoding (their values repeat).
+    the columns whose values repeat (stored plain, for LZ4 to pack).
 
     ``cell`` is a resolved cell dict (:meth:`Cell.to_dict`); ``block`` is the seating of a
     rotated lineup without duplicate deals (the rotation column), else 0; ``schema`` is the
@@ -114,31 +123,40 @@ def to_table(cell, records: np.ndarray, n_sides: int, schema: pa.Schema, rotatio
     """
     n = count * rotations
     index = dict(match_fields() if records.shape[1] != L.RECORD_LEN else DEAL_FIELDS)
+    dtype = schema.field(schema.names[-1]).type
+    np_type = dtype.to_pandas_dtype()
     lo, hi = _column_range(records)
-    rot = (np.tile(np.arange(rotations, dtype=np.int8), count) if rotations > 1
-           else np.full(n, block, np.int8))
+    varying = [index[f.name] for f in schema
+               if f.name in index and _kept(f.name, n_sides) and lo[index[f.name]] != hi[index[f.name]]]
+    rows = dict(zip(varying, records.T[varying].astype(np_type)))   # one pass, a row per field
+    if rotations > 1:
+        rot = np.tile(np.arange(rotations, dtype=np.int8), count)
+    else:
+        rot = np.full(n, block, np.int8)
     seats = seat_entries(cell, max(rotations, block + 1))
     n_seats = len(cell["seating"])
     arrays, repeating = [], []
     for f in schema:
         name = f.name
-        values = None
         if name == "deal":
-            values = np.repeat(np.arange(first, first + count, dtype=np.int64), rotations)
-        elif name == "rotation":
+            deal = np.arange(first, first + count, dtype=np.int64)
+            arrays.append(pa.array(np.repeat(deal, rotations) if rotations > 1 else deal))
+            continue
+        if name == "rotation":
             values = rot
         elif name.startswith("entry_"):
             s = int(name[6:])
-            values = seats[rot, s] if s < n_seats else None
+            values = (None if s >= n_seats else seats[rot, s] if rotations > 1
+                      else np.full(n, seats[block, s], np.int8))
+        elif index.get(name) in rows:
+            arrays.append(pa.array(rows[index[name]], f.type))
+            continue
         elif name in index and _kept(name, n_sides):
-            i = index[name]
-            values = records[:, i].astype(f.type.to_pandas_dtype())
-            if lo[i] != hi[i]:
-                arrays.append(pa.array(values, f.type))
-                continue
+            values = np.full(n, lo[index[name]], np_type)
+        else:
+            values = None
         arrays.append(pa.nulls(n, f.type) if values is None else pa.array(values, f.type))
-        if name != "deal":
-            repeating.append(name)
+        repeating.append(name)
     meta = dict(format=CHUNK_FORMAT, cell=cell["id"], first=first, count=count,
                 rotations=rotations, block=block)
     return (pa.Table.from_arrays(arrays, schema=schema.with_metadata(
@@ -148,10 +166,11 @@ def to_table(cell, records: np.ndarray, n_sides: int, schema: pa.Schema, rotatio
 def write_chunk(sink, table: pa.Table, repeating: list[str]) -> None:
     """Write a chunk's table (:func:`to_table`) as Parquet to ``sink`` (a path or an Arrow
     output stream), each column encoded as the module docstring says."""
-    encoding = {f.name: "DELTA_BINARY_PACKED" if f.name == "deal" else "BYTE_STREAM_SPLIT"
-                for f in table.schema if f.name not in repeating}
+    encoding = {f.name: ("DELTA_BINARY_PACKED" if f.name == "deal" else
+                         "PLAIN" if f.name in repeating else "BYTE_STREAM_SPLIT")
+                for f in table.schema}
     pq.write_table(table, sink, compression="lz4", write_statistics=False,
-                   use_dictionary=repeating or False, column_encoding=encoding)
+                   use_dictionary=False, column_encoding=encoding)
 
 
 def _column_range(records: np.ndarray, rows: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -196,8 +215,11 @@ def read_chunk(source, columns=None) -> pa.Table:
         raise KeyError(f"no column {unknown[0]!r} in these records (columns: "
                        f"{', '.join(every)})")
     table = pf.read(columns=[c for c in columns if c != "cell"])
-    cell = pa.array(np.full(table.num_rows, meta["cell"], np.int16))
-    return pa.table({c: cell if c == "cell" else table.column(c) for c in columns})
+    if "cell" in columns:
+        cell = pa.array(np.full(table.num_rows, meta["cell"], np.int16))
+        table = table.add_column(columns.index("cell"),
+                                 pa.field("cell", pa.int16(), nullable=False), cell)
+    return table.select(columns)
 
 
 def seat_entries(cell, rotations: int) -> np.ndarray:
