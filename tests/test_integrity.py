@@ -226,6 +226,7 @@ def small_tmpfs(tmp_path):
     subprocess.run(["umount", "-l", str(d)], capture_output=True)
 
 
+@pytest.mark.slow          # fills a disk with a 40,000-deal run
 def test_a_really_full_and_a_read_only_disk(finished_run, small_tmpfs):
     spec, _, _ = finished_run
     big = small_tmpfs / "big.toml"

@@ -236,6 +236,7 @@ def test_unfinished_run_needs_resume(tmp_path):
                                   table(run(spec, tmp_path / "fresh", progress=False)))
 
 
+@pytest.mark.slow          # 40,000 deals in a process of its own, killed and resumed
 def test_resume_after_sigkill_gives_the_uninterrupted_result(tmp_path):
     spec = spec_file(tmp_path, deals=40000, chunk=500)
     out = tmp_path / "killed"

@@ -9,6 +9,8 @@ from briscasim.rules import Rules
 from briscasim.strategies.solver import (LEGAL_STRIDE, MAX_PLY, NO_HORIZON, WIN,
                                          position_value, remaining_plies, root_values)
 
+pytestmark = pytest.mark.slow     # the exact solver searches whole endgames
+
 
 def _brute(r, state, side):
     """Paranoid minimax by full enumeration (plain Python over the engine's step)."""
