@@ -27,12 +27,10 @@ def _outcome_line(rules, replay) -> str:
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
               shell_complete=complete_strategy,
               help="Strategies as given to `briscasim simulate` (default: random).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=1, show_default=True,
-              help="Master seed.")
-@click.option("--deal", "deal_index", type=click.IntRange(0, MAX_INDEX), default=0,
-              show_default=True,
+@click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
+@click.option("--deal", "deal_index", type=int, default=0, show_default=True,
               help="Index of the deal (the match, under a match rule) in the simulation.")
-@click.option("--rotation", type=click.IntRange(0, MAX_INDEX), default=0, show_default=True,
+@click.option("--rotation", type=int, default=0, show_default=True,
               help="Rotation of the strategies (simulations with --duplicate).")
 @click.option("--deck", default=None, metavar="CODES",
               help="Replay a typed-in deal: the deck order, top first (e.g. \"Ao 3c ...\").")
@@ -55,6 +53,10 @@ def replay(preset, rule_overrides, strategies, seed, deal_index, rotation, deck,
     """
     from .. import replay as R
 
+    for name, value, most in (("--seed", seed, 2 ** 64 - 1), ("--deal", deal_index, MAX_INDEX),
+                              ("--rotation", rotation, MAX_INDEX)):
+        if value > most:                      # the engine's integers; below 0: its checks
+            raise UserError(f"{name} {value} is too large: at most {most}")
     typed = deck is not None or deal_file is not None
     if deck is not None and deal_file is not None:
         raise UserError("give the deal either with --deck or with --file, not both")
