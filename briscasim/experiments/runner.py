@@ -436,7 +436,8 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
         missing = sum(st.limit for st in cells) - sum(
             1 for st in cells for j in st.done if j < st.limit)
         if not missing:
-            log(f"{out}: every chunk file matches its checksum; nothing to do")
+            log(f"{out}: this experiment is already complete, and every chunk file matches "
+                "its checksum; nothing to do")
             ex.close()
             return out
         log(f"{out}: {missing} chunk files missing or damaged: playing them again")
