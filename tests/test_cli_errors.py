@@ -1,23 +1,33 @@
 """No traceback for a user's mistake or the machine's limits: one line, exit status 2. Also the
 command line's manners: -h everywhere, completion of presets and strategies, no progress bar
 in a pipe, a notice while the engine compiles."""
-import subprocess
-import sys
-
 import pytest
 from click.shell_completion import ShellComplete
 
-from briscasim.cli.main import COMMANDS, cli
+from briscasim.cli.main import COMMANDS, cli, main
 from briscasim.errors import UserError
 from briscasim.experiments.spec import load_spec
 from briscasim.limits import MAX_CELLS, MAX_DEALS
 from briscasim.rules import PRESETS, Rules, RulesError
 
-CLI = [sys.executable, "-c", "from briscasim.cli.main import main; main()"]
+class Result:
+    def __init__(self, code, out, err):
+        self.returncode, self.stdout, self.stderr = code, out, err
 
 
-def briscasim(*args, **kw):
-    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True, **kw)
+@pytest.fixture
+def briscasim(capsys):
+    """The command line, in this process (as the console script runs it, without starting
+    an interpreter for each call: test_cli_replay checks the console script itself)."""
+    def call(*args):
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return Result(code, out.out, out.err)
+    return call
 
 
 def one_line_error(r, *words):
@@ -41,7 +51,7 @@ def test_h_is_help_on_every_command():
             command, r.output)
 
 
-def test_huge_numbers_get_limits_not_hangs(tmp_path):
+def test_huge_numbers_get_limits_not_hangs(tmp_path, briscasim):
     one_line_error(briscasim("simulate", "--deals", 10 ** 23), "deals = 10", f"{MAX_DEALS:,}")
     one_line_error(briscasim("simulate", "--rule", f"match=deals {10 ** 24}"),
                    "match", "at most")
@@ -89,7 +99,7 @@ def test_a_huge_grid_is_refused_up_front_and_a_large_one_expands_fast(tmp_path):
     assert time.perf_counter() - t < 60
 
 
-def test_bad_replay_files(tmp_path):
+def test_bad_replay_files(tmp_path, briscasim):
     typo = tmp_path / "deal.toml"
     typo.write_text('preset = "brisca-2"\ndeck = "Ao"\nactoins = ["Ao"]\n')
     one_line_error(briscasim("replay", "--file", typo), f"{typo}: unknown key 'actoins'",
@@ -100,7 +110,7 @@ def test_bad_replay_files(tmp_path):
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
-def test_parameters_must_be_finite(value):
+def test_parameters_must_be_finite(value, briscasim):
     one_line_error(briscasim("simulate", "--deals", 10, "--strategy",
                              f"random:swap_prob={value}"),
                    f"swap_prob='{value}' is not a finite number")
@@ -118,7 +128,7 @@ def test_completion_of_presets_and_strategies():
     assert "swap_timing=" in complete(["simulate", "--rule"], "swap_t")
 
 
-def test_no_progress_bar_in_a_pipe(tmp_path):
+def test_no_progress_bar_in_a_pipe(tmp_path, briscasim):
     spec = tmp_path / "s.toml"
     spec.write_text('name = "p"\nseed = 1\ndeals = 2000\nchunk = 500\nseats = ["random"]\n'
                     '[[variants]]\npreset = "brisca-2"\n')

@@ -35,6 +35,17 @@ rules = {{ swap_timing = "after_draw" }}
 CLI = [sys.executable, "-c", "from briscasim.cli.main import main; main()"]
 
 
+def briscasim(capsys, *args):
+    """The command line in this process: (exit status, stderr)."""
+    from briscasim.cli.main import main
+    try:
+        main([str(a) for a in args])
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    return code, capsys.readouterr().err
+
+
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
     """A finished run, its spec, and the bytes of every chunk file."""
@@ -77,7 +88,7 @@ def test_random_bit_flips_are_caught_and_replayed(finished_run, tmp_path):
     pd.testing.assert_frame_equal(report.load(out).records, whole)
 
 
-def test_missing_chunks_of_a_finished_run_are_replayed(finished_run, tmp_path):
+def test_missing_chunks_of_a_finished_run_are_replayed(finished_run, tmp_path, capsys):
     spec, out, files = fresh_copy(finished_run, tmp_path)
     gone = [chunk_path(out, 0, 2), chunk_path(out, 1, 0)]
     for f in gone:
@@ -85,17 +96,14 @@ def test_missing_chunks_of_a_finished_run_are_replayed(finished_run, tmp_path):
     with pytest.raises(UserError, match=f"{gone[0]}: missing chunk file; play it again "
                                         f"with: briscasim run .*spec.toml -o {out} --resume"):
         report.load(out)
-    r = subprocess.run(CLI + ["run", str(spec.path), "-o", str(out)], capture_output=True,
-                       text=True)
-    assert r.returncode == 0 and "already complete" in r.stderr and "--resume" in r.stderr
-    r = subprocess.run(CLI + ["run", str(spec.path), "-o", str(out), "--resume"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert "2 chunk files missing or damaged" in r.stderr
+    code, err = briscasim(capsys, "run", spec.path, "-o", out)
+    assert code == 0 and "already complete" in err and "--resume" in err
+    code, err = briscasim(capsys, "run", spec.path, "-o", out, "--resume")
+    assert code == 0, err
+    assert "2 chunk files missing or damaged" in err
     assert {f: f.read_bytes() for f in files} == files
-    r = subprocess.run(CLI + ["run", str(spec.path), "-o", str(out), "--resume"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0 and "every chunk file matches its checksum" in r.stderr
+    code, err = briscasim(capsys, "run", spec.path, "-o", out, "--resume")
+    assert code == 0 and "every chunk file matches its checksum" in err
 
 
 @pytest.mark.parametrize("edit", ["seed", "lineup", "digest", "chunk"])
@@ -198,17 +206,14 @@ def test_a_full_disk_is_one_line_and_keeps_the_finished_chunks(finished_run, tmp
         files.values())
 
 
-def test_out_under_a_file_is_one_line(finished_run, tmp_path):
+def test_out_under_a_file_is_one_line(finished_run, tmp_path, capsys):
     spec, _, _ = finished_run
     (tmp_path / "afile").write_text("x")
-    r = subprocess.run(CLI + ["run", str(spec.path), "-o", str(tmp_path / "afile")],
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and f"'{tmp_path / 'afile'}' is a file" in r.stderr
-    r = subprocess.run(CLI + ["run", str(spec.path), "-o", str(tmp_path / "afile" / "run")],
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.startswith(f"error: {tmp_path / 'afile'}") and \
-        len(r.stderr.splitlines()) == 1, r.stderr
+    code, err = briscasim(capsys, "run", spec.path, "-o", tmp_path / "afile")
+    assert code == 2 and f"'{tmp_path / 'afile'}' is a file" in err
+    code, err = briscasim(capsys, "run", spec.path, "-o", tmp_path / "afile" / "run")
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith(f"error: {tmp_path / 'afile'}") and len(err.splitlines()) == 1, err
     with pytest.raises(UserError, match=f"{tmp_path / 'afile'}: exists and is not a directory"):
         run(spec, tmp_path / "afile", progress=False)
 
