@@ -6,6 +6,7 @@ The public Python API:
 - :class:`briscasim.game.Deal`: step through one deal, see a seat's view, read the log.
 - :func:`briscasim.simulate.simulate`: play many deals between strategies in parallel.
 - :mod:`briscasim.strategies`: the strategy registry and the built-in strategies.
+- :func:`briscasim.load`: the records of a finished experiment run as one pandas DataFrame.
 """
 import hashlib
 import os
@@ -29,11 +30,21 @@ def _source_digest() -> str:
 
 SOURCE_DIGEST = _source_digest()
 
+
+def cache_dir() -> pathlib.Path:
+    """Where the compiled engine is cached: ``$BRISCASIM_CACHE_DIR`` if set, else the
+    platform's user cache folder (``$XDG_CACHE_HOME/briscasim``, by default
+    ``~/.cache/briscasim``, on Linux)."""
+    if os.environ.get("BRISCASIM_CACHE_DIR"):
+        return pathlib.Path(os.environ["BRISCASIM_CACHE_DIR"])
+    import platformdirs
+    return pathlib.Path(platformdirs.user_cache_dir("briscasim", appauthor=False))
+
+
 # Numba checks only a cached function's own file, not the files of the functions it calls;
 # a cache folder keyed by SOURCE_DIGEST makes any edit invalidate the cache.
 if "NUMBA_CACHE_DIR" not in os.environ:
-    _base = pathlib.Path(os.environ.get("BRISCASIM_CACHE_DIR",
-                                        pathlib.Path.home() / ".cache" / "briscasim"))
+    _base = cache_dir()
     os.environ["NUMBA_CACHE_DIR"] = str(_base / f"numba-{SOURCE_DIGEST}")
     if "numba" in sys.modules:
         # numba was imported first and has read its configuration already: without this,
@@ -41,11 +52,12 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         from numba.core import config as _numba_config
         _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
-_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate"}
+_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate",
+            "load": "experiments.runner"}
 
 
 def __getattr__(name):
-    """``from briscasim import Rules, Deal, simulate, Lineup`` (imported on first use, so
+    """``from briscasim import Rules, Deal, simulate, Lineup, load`` (imported on first use, so
     that the command line starts without loading the kernels)."""
     if name in _EXPORTS:
         import importlib

@@ -5,13 +5,41 @@ batch kernels and the search strategies instead compile (or load from the numba 
 when a run first needs them, so that a random-vs-random simulation never waits for ISMCTS to
 compile, and a run of single deals never waits for the match kernel.
 """
+import os
+import sys
 import threading
+import time
 
 from numba.core import types
 
 _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here
 _SLOTS = {}         # FunctionSlot of each kernel, by id
+_SECONDS = [0.0]    # spent in compiled(): compiling, or loading from the numba cache
+_NOTICE = "compiling the engine for this lineup, about 40 s, once (then it loads from the cache)"
+_NOTICED = threading.Event()
+NOTICE_AFTER = 3.0
+"""Seconds a load from the numba cache may take before the compile notice shows anyway."""
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling kernels or loading them from the cache:
+    timings of play subtract it, so that a rate counts play alone."""
+    return _SECONDS[0]
+
+
+def _notice():
+    if not _NOTICED.is_set():
+        _NOTICED.set()
+        print(_NOTICE, file=sys.stderr, flush=True)
+
+
+def _cached(kernel) -> bool:
+    """True if numba's cache holds an index for ``kernel`` (it may still be stale)."""
+    try:
+        return os.path.exists(kernel._cache._cache_file._index_path)
+    except AttributeError:
+        return False
 
 
 def compiled(kernel, signature):
@@ -21,7 +49,17 @@ def compiled(kernel, signature):
     if id(kernel) not in _READY:
         with _LOCK:             # threads of one simulation may ask at the same time
             if id(kernel) not in _READY:
-                kernel.compile(signature)
+                start = time.perf_counter()
+                if not _cached(kernel):
+                    _notice()
+                timer = threading.Timer(NOTICE_AFTER, _notice)
+                timer.daemon = True
+                timer.start()
+                try:
+                    kernel.compile(signature)
+                finally:
+                    timer.cancel()
+                    _SECONDS[0] += time.perf_counter() - start
                 kernel.disable_compile()
                 _READY.add(id(kernel))
     return kernel

@@ -97,20 +97,30 @@ def replay_typed(rules: Rules, deck, actions=(), where: str = "") -> Deal:
     return deal
 
 
+FILE_KEYS = frozenset({"deck", "actions", "preset", "rules", "options",       # read
+                       "hands", "turned", "trump", "tricks", "swaps", "draws", "events",
+                       "outcome",
+                       "seed", "deal_index", "rotation", "strategies"})  # written by --json
+"""Keys of a deal file: those read, and the others ``replay --json`` writes."""
+
+
 def load_deal_file(path, preset: str | None = None, overrides: dict | None = None) -> Deal:
     """A typed-in deal from a JSON or TOML file.
 
     Keys: ``deck`` (required) and ``actions``, both a list or a string of codes; the rules
     as ``options`` (every option, as ``briscasim replay --json`` writes them) or ``preset``
     with an optional ``rules`` table of overrides. Without either, ``preset`` and
-    ``overrides`` (the command line's) are used. Other keys (a replay's tricks, draws...)
-    are ignored, so the output of ``replay --json`` can be read back.
+    ``overrides`` (the command line's) are used. The other keys that ``replay --json`` writes
+    (tricks, draws ...) are ignored, so its output can be read back; any other key (a
+    misspelt one) is refused.
     """
     p = pathlib.Path(path)
     try:
-        text = p.read_text()
+        text = p.read_bytes().decode()
     except OSError as e:
         raise UserError(f"{path}: cannot read the file ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not a text file (a deal file is JSON or TOML)") from None
     try:
         data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
@@ -118,6 +128,10 @@ def load_deal_file(path, preset: str | None = None, overrides: dict | None = Non
                         f" ({e})") from None
     if not isinstance(data, dict):
         raise UserError(f"{path}: expected an object with a 'deck' key")
+    unknown = sorted(set(data) - FILE_KEYS)
+    if unknown:
+        raise UserError(f"{path}: unknown key {unknown[0]!r}; valid keys: "
+                        f"{', '.join(sorted(FILE_KEYS))}")
     if "deck" not in data:
         raise UserError(f"{path}: missing key 'deck' (the deck order, top first)")
     for key in ("deck", "actions"):

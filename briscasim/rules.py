@@ -125,9 +125,11 @@ class Rules:
             raise RulesError(f"rule option signals = {self.signals!r} needs partnerships; "
                              "set teams = 'pairs' or 'threes'")
         kind, target = _parse_match(self.match)
-        if not isinstance(self.max_deals, int) or self.max_deals < 1:
+        from .limits import MAX_MATCH_DEALS
+        if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
+                or not 1 <= self.max_deals <= MAX_MATCH_DEALS):
             raise RulesError(f"rule option max_deals = {self.max_deals!r} must be a whole "
-                             "number of at least 1")
+                             f"number from 1 to {MAX_MATCH_DEALS:,}")
         if self.removed_cards is not None:
             if self.leftover not in (None, "remove"):
                 raise RulesError(f"rule option removed_cards needs leftover = 'remove', "
@@ -361,6 +363,10 @@ def _parse_match(match) -> tuple[str, int]:
         raise RulesError(f"rule option match = {match!r}: rounds_to_win takes 1, 3, 5 or 7")
     if n < 1:
         raise RulesError(f"rule option match = {match!r}: the number must be at least 1")
+    from .limits import MAX_MATCH_DEALS, MAX_MATCH_POINTS
+    most = MAX_MATCH_POINTS if kind == "points" else MAX_MATCH_DEALS
+    if n > most:
+        raise RulesError(f"rule option match = {match!r}: the number must be at most {most:,}")
     return kind, n
 
 

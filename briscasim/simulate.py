@@ -22,7 +22,8 @@ from .engine import layout as L
 from .errors import UserError
 from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
-from .jit import function_slot
+from .jit import compile_seconds, function_slot
+from .limits import deals_error
 from .strategies.api import KIND_USER, N_PARAMS, STRATEGY_SIGNATURE
 from .strategies.dispatch import kernel_shape, search_function
 from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
@@ -313,6 +314,8 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     """
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
     deals = _check_count("deals", deals, 1)
+    if deals_error(deals):
+        raise UserError(f"deals = {deals} {deals_error(deals)}")
     seed = _check_count("seed", seed, 0)
     if seed >= 2 ** 64:
         raise UserError(f"seed = {seed} must be below 2**64")
@@ -340,6 +343,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
         if bar is not None:
             bar.update(count)
 
+    compiling = compile_seconds()
     start = time.perf_counter()
     try:
         if workers == 1:
@@ -365,6 +369,6 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     finally:
         if bar is not None:
             bar.close()
-    seconds = time.perf_counter() - start
+    seconds = time.perf_counter() - start - (compile_seconds() - compiling)  # play alone
     return SimulationResult(rules, lineup, seed, deals, duplicate, workers, chunk_size,
                             seconds, totals)

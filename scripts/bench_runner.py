@@ -10,7 +10,8 @@
    (new processes: interpreter start-up, numba cache load, charts included);
 4. CPU time of one chunk on one thread (``time.thread_time``, so other load on the machine
    matters less than for the wall-clock figures): playing it, and what the runner adds
-   (the chunk file: table, Parquet, rename), best and median of ``20 * repeat`` writes.
+   (the chunk file: table, Parquet, checksum, rename), best and median of ``20 * repeat``
+   writes.
 
 The spec is 2-player ``brisca-2``, random against random, ``deals`` deals. Each timing is the
 best of ``repeat`` (steps 1 and 2 take turns); run with a warm numba cache (the script
@@ -67,20 +68,21 @@ def thread_times(fn, n: int) -> list[float]:
 def chunk_cpu(spec, cell, lineup, bounds, out: Path, repeat: int):
     """Milliseconds of CPU to play one chunk (best of ``repeat``) and to write it as the
     runner does (best and median of ``20 * repeat``)."""
-    from briscasim.experiments.runner import CHUNK_DIR, TMP_DIR, _Finisher
+    from briscasim.experiments.records import run_schema
+    from briscasim.experiments.runner import TMP_DIR, _Finisher, chunk_path
     from briscasim.simulate import play_chunk
 
     b, first, count = bounds
     resolved = spec.resolved()["cells"][0]
     play = thread_times(lambda: play_chunk(cell.rules, lineup, spec.seed, first, count), repeat)
     records = play_chunk(cell.rules, lineup, spec.seed, first, count)
-    (out / CHUNK_DIR).mkdir(parents=True)
+    chunk_path(out, 0, 0).parent.mkdir(parents=True)
     (out / TMP_DIR).mkdir()
-    finish = _Finisher(out, resolved, cell.rules.side_of, 0, b, first, count, False)
+    finish = _Finisher(out, resolved, cell.rules.side_of, run_schema([resolved]), 0, b, first,
+                       count, False)
     write = []
     for _ in range(20 * repeat):
-        for f in (out / CHUNK_DIR).iterdir():     # a run never replaces a chunk file
-            f.unlink()
+        chunk_path(out, 0, 0).unlink(missing_ok=True)      # a run never replaces a chunk file
         write += thread_times(lambda: finish(records), 1)
     write.sort()
     return 1e3 * min(play), (1e3 * write[0], 1e3 * write[len(write) // 2])
@@ -138,7 +140,7 @@ def main(argv=None):
             return t_cmd_run, time.perf_counter() - t
 
         cmd = min((commands() for _ in range(args.repeat)), key=sum)
-        size = sum(f.stat().st_size for f in (tmp / "cli" / "chunks").iterdir())
+        size = sum(f.stat().st_size for f in (tmp / "cli").glob("cell=*/*.parquet"))
         play_ms, write_ms = chunk_cpu(spec, cell, lineup, chunks[0], tmp / "cpu", args.repeat)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

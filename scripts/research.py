@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The research pack of issue 5: six questions, each answered by specs in experiments/ and a
+"""The research pack: six questions, each answered by specs in experiments/ and a
 report in reports/<question>/ (Markdown, CSV tables, PNG and SVG charts).
 
     python scripts/research.py                       # every question (about 20 minutes on 2 cores)
@@ -32,7 +32,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -40,8 +39,7 @@ sys.path.insert(0, str(ROOT))
 from briscasim.engine import layout as L  # noqa: E402
 from briscasim.experiments import runner  # noqa: E402
 from briscasim.experiments.elo import fit_elo  # noqa: E402
-from briscasim.experiments.records import (chunk_columns, chunk_meta, entry_rows,  # noqa: E402
-                                          read_chunk)
+from briscasim.experiments.records import entry_rows  # noqa: E402
 from briscasim.experiments.report import markdown_table  # noqa: E402
 from briscasim.experiments.spec import Spec, parse_spec  # noqa: E402
 from briscasim.experiments.style import PALETTE, RC, save  # noqa: E402
@@ -72,7 +70,7 @@ class Run:
 
     @property
     def seconds(self) -> float:
-        return float(self.manifest.get("last_session", {}).get("seconds", math.nan))
+        return float(self.manifest.get("last_run", {}).get("seconds", math.nan))
 
     @property
     def deals(self) -> int:
@@ -83,11 +81,9 @@ class Run:
 
     def records(self, cell: dict, columns=None) -> pd.DataFrame:
         """The records of one cell (all its chunk files, in deal order)."""
-        files = sorted((self.path / runner.CHUNK_DIR).glob(f"cell{cell['id']:04d}-chunk*.parquet"))
-        if columns is not None:       # chunk files hold only the cell's seats and sides
-            have = set(chunk_columns(chunk_meta(pq.read_schema(files[0]))))
-            columns = [c for c in columns if c in have]
-        return pd.concat([read_chunk(f, columns).to_pandas() for f in files],
+        c = cell["id"]
+        return pd.concat([runner.read_checked_chunk(self.path, self.manifest, c, j, columns)
+                          .to_pandas() for j in range(self.manifest["done"][str(c)])],
                          ignore_index=True)
 
     def long(self, cell: dict, rec: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -120,6 +116,8 @@ def load_spec(name: str, quick: bool) -> Spec:
 
 def _older_run(out: Path) -> bool:
     """True if ``out`` holds a run in an older results format (its chunks cannot be read)."""
+    if (out / runner.OLD_MANIFEST).is_file() and not (out / runner.MANIFEST).exists():
+        return True
     try:
         data = json.loads((out / runner.MANIFEST).read_text())
         version = data["format_version"]
@@ -204,7 +202,7 @@ def entry_label(cell: dict, entry: int) -> str:
 def cost_line(runs: list[Run]) -> str:
     secs = sum(r.seconds for r in runs)
     deals = sum(r.deals for r in runs)
-    workers = sorted({r.manifest.get("last_session", {}).get("workers") for r in runs} - {None})
+    workers = sorted({r.manifest.get("last_run", {}).get("workers") for r in runs} - {None})
     parts = ", ".join(f"`{r.spec.name}` {r.deals:,} deals in {r.seconds:.0f} s" for r in runs)
     return (f"Compute: {deals:,} deals in {secs / 60:.1f} min of wall time ({parts}) on "
             f"{'/'.join(map(str, workers)) or '?'} worker threads of a 2-core machine shared "

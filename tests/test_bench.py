@@ -1,8 +1,12 @@
 """``briscasim bench``: a smoke test with tiny counts (no timing assertions)."""
 import json
 
+import pytest
+
 from briscasim.bench import format_bench, run_bench
 from briscasim.cli.main import main
+
+pytestmark = pytest.mark.slow     # measures the engine
 
 
 def test_run_bench_smoke():

@@ -7,6 +7,8 @@ from briscasim.experiments.runner import run
 from briscasim.experiments.spec import load_spec
 from test_runner import read_chunks
 
+pytestmark = pytest.mark.slow     # starts a Dask cluster
+
 SPEC = """
 name = "dk"
 seed = 21

@@ -15,6 +15,8 @@ from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.solver import WIN
 from test_solver import _legal, _positions, _solve
 
+pytestmark = pytest.mark.slow     # ISMCTS plays whole deals with many iterations a move
+
 
 def _params(iterations, **kw):
     p = np.zeros(N_PARAMS)

@@ -13,6 +13,8 @@ from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.registry import REGISTRY
 from test_solver import _legal, _positions, _solve
 
+pytestmark = pytest.mark.slow     # PIMC plays whole deals, solving a sample of worlds a move
+
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-3-faceup", "brisca-4-pairs-signals",
                                     "brisca-6-pairs", "briscola-2-reshuffle"])

@@ -25,6 +25,8 @@ from briscasim.strategies.random import random_strategy
 
 from deckbuild import can_swap, code_list, deck_points, draw_rounds, ids, new_deal
 
+pytestmark = pytest.mark.slow     # hypothesis plays many random deals of every preset
+
 CARD_FIELDS = [L.S_FACE_UP, L.S_TURNED, L.S_SWAP7_CARD, L.S_SWAP2_CARD] + [
     L.S_TRICK + i for i in range(6)]
 

@@ -107,16 +107,16 @@ def test_cli_report_with_charts(results, tmp_path):
 def test_unfinished_or_foreign_directory(results, tmp_path):
     with pytest.raises(UserError, match="not a briscasim results directory"):
         report.load(tmp_path)
-    (tmp_path / "manifest.json").write_text(json.dumps({"format": "something-else"}))
+    (tmp_path / "_manifest.json").write_text(json.dumps({"format": "something-else"}))
     with pytest.raises(UserError, match="not a briscasim run manifest"):
         report.load(tmp_path)
     m = dict(results.manifest, status="running")
     run_dir = tmp_path / "half"
     run_dir.mkdir()
-    (run_dir / "manifest.json").write_text(json.dumps(m))
+    (run_dir / "_manifest.json").write_text(json.dumps(m))
     with pytest.raises(UserError, match="not finished"):
         report.load(run_dir)
-    assert (run_dir / "manifest.json").exists()
+    assert (run_dir / "_manifest.json").exists()
 
 
 def test_match_cells_next_to_deal_cells(tmp_path):

@@ -4,6 +4,9 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.slow     # a whole research question, runs and report
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,6 +9,8 @@ from briscasim.rules import Rules
 from briscasim.strategies.solver import (LEGAL_STRIDE, MAX_PLY, NO_HORIZON, WIN,
                                          position_value, remaining_plies, root_values)
 
+pytestmark = pytest.mark.slow     # the exact solver searches whole endgames
+
 
 def _legal(r, state):
     """The legal actions of ``state``, as the engine works them out."""

@@ -22,6 +22,8 @@ from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.dispatch import decide_entry
 from briscasim.strategies.registry import REGISTRY
 
+pytestmark = pytest.mark.slow     # every strategy, search ones included, in every preset
+
 HIDDEN_PRESETS = ("brisca-2", "brisca-3-hidden", "brisca-4-pairs-signals", "brisca-5-undrawn",
                   "brisca-6-threes", "brisca-reves")
 

@@ -3,7 +3,9 @@
 Each subcommand lives in its own module of this package and is listed in ``COMMANDS``;
 modules are imported only when their command runs, so ``briscasim --help`` stays fast.
 Errors that users can fix (``UserError`` and the library's ValueErrors for rules, cards,
-strategies and specs) print one line and exit with status 2, without a traceback.
+strategies and specs) and errors of the file system (``OSError``: a read-only or full disk, a
+path under a file) print one line and exit with status 2, without a traceback. ``-h`` and
+``--help`` show every command's help.
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup)
+@click.group(cls=LazyGroup, context_settings=dict(help_option_names=["-h", "--help"]))
 @click.version_option(package_name="briscasim")
 def cli():
     """briscasim: simulate Brisca and Briscola deals and study strategies."""
@@ -61,6 +63,10 @@ def main(argv=None):
         sys.exit(e.exit_code)
     except USER_ERRORS as e:
         click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except OSError as e:        # a read-only or full disk, a path under a file ...
+        where = f"{e.filename}: " if e.filename else ""
+        click.echo(f"error: {where}{e.strerror or e}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

@@ -9,7 +9,7 @@ from ..rules import PRESETS, Rules
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def presets(as_json):
-    """List the rule presets (docs/rules.md) with every option."""
+    """List the rule presets with every option (what each option means: docs/rules.md)."""
     rules = {name: Rules.preset(name) for name in PRESETS}
     if as_json:
         click.echo(json.dumps({n: r.options() for n, r in rules.items()}, indent=2))

@@ -6,7 +6,8 @@ import json
 import click
 
 from ..errors import UserError
-from .simulate_cmd import rules_from_options, rules_options
+from ..limits import MAX_INDEX
+from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
 
 def _outcome_line(rules, replay) -> str:
@@ -24,6 +25,7 @@ def _outcome_line(rules, replay) -> str:
 @click.command()
 @rules_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
+              shell_complete=complete_strategy,
               help="Strategies as given to `briscasim simulate` (default: random).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed.")
 @click.option("--deal", "deal_index", type=int, default=0, show_default=True,
@@ -51,6 +53,10 @@ def replay(preset, rule_overrides, strategies, seed, deal_index, rotation, deck,
     """
     from .. import replay as R
 
+    for name, value, most in (("--seed", seed, 2 ** 64 - 1), ("--deal", deal_index, MAX_INDEX),
+                              ("--rotation", rotation, MAX_INDEX)):
+        if value > most:                      # the engine's integers; below 0: its checks
+            raise UserError(f"{name} {value} is too large: at most {most}")
     typed = deck is not None or deal_file is not None
     if deck is not None and deal_file is not None:
         raise UserError("give the deal either with --deck or with --file, not both")

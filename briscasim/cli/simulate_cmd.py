@@ -14,11 +14,35 @@ import click
 from ..rules import Rules, parse_override
 
 
+def complete_preset(ctx, param, incomplete):
+    """Shell completion of ``--preset``: the preset names."""
+    from ..rules import PRESETS
+    return [name for name in PRESETS if name.startswith(incomplete)]
+
+
+def complete_rule(ctx, param, incomplete):
+    """Shell completion of ``--rule``: the option names, then ``=``."""
+    from ..rules import OPTION_NAMES
+    return [f"{name}=" for name in OPTION_NAMES if name.startswith(incomplete)]
+
+
+def complete_strategy(ctx, param, incomplete):
+    """Shell completion of ``--strategy``: the play strategies, then after ``+`` the swap
+    policies."""
+    from ..strategies.registry import REGISTRY, SWAP_POLICIES
+    play, plus, policy = incomplete.partition("+")
+    if plus:
+        return [f"{play}+{name}" for name in SWAP_POLICIES if name.startswith(policy)]
+    return [name for name in REGISTRY if name.startswith(incomplete)]
+
+
 def rules_options(f):
     """``--preset`` and repeatable ``--rule key=value``."""
     f = click.option("--rule", "rule_overrides", multiple=True, metavar="KEY=VALUE",
+                     shell_complete=complete_rule,
                      help="Override a rule option, e.g. swap_timing=after_draw (repeatable).")(f)
     return click.option("--preset", default="brisca-2", show_default=True,
+                        shell_complete=complete_preset,
                         help="Rule preset (see `briscasim presets`).")(f)
 
 
@@ -87,11 +111,11 @@ def format_result(d: dict) -> str:
 @click.command()
 @rules_options
 @click.option("--strategy", "strategies", multiple=True, default=("random",), show_default=True,
-              metavar="NAME[:key=value,...]",
+              metavar="NAME[:key=value,...]", shell_complete=complete_strategy,
               help="Strategy for every seat (given once) or for each seat in order "
                    "(given once per seat).")
 @click.option("--deals", default=100_000, show_default=True, type=int,
-              help="Deals to play (matches, under a match rule).")
+              help="Deals to play (matches, under a match rule); at most 2**32.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Master seed.")
 @click.option("--duplicate", is_flag=True,
               help="Play every deal once per rotation of the strategies over the seats.")

@@ -1,20 +1,30 @@
 """Per-deal records as tables: column names, chunk files, and outcomes per lineup entry.
 
-A chunk's records, as every reader sees them (:func:`read_chunk`), are one row per (deal,
-rotation): ``cell``, ``deal`` (the engine's deal index), ``rotation`` (the rotation, or the
-seating of a rotated lineup played without duplicate deals), ``entry_0 ..`` (the lineup entry
-at each seat), then the record fields: the ``REC_*`` fields of
-:mod:`briscasim.engine.layout` for single deals or the ``M_*`` fields of
-:mod:`briscasim.batch` for matches, in lower case (``winner``, ``swap7_trick``, ``points_0``
-...; per-side fields only for the cell's sides).
+A run folder is a standard Parquet dataset, partitioned by cell (hive style)::
 
-A chunk file stores less, because writing is most of what the runner costs over the engine:
-``cell``, ``deal``, ``rotation`` and ``entry_*`` follow from the chunk (its cell, first deal,
-rotations and seating), and a record field with one value in every row of the chunk (a swap
-the rules do not allow, a side that never shows a black hand ...) is stored once. Both go into
-the file's key-value metadata (key ``briscasim``, JSON, :data:`CHUNK_FORMAT`); the Parquet
-columns are the other record fields (``winner`` always), non-nullable, byte-stream-split
-and LZ4, which is several times faster to write than plain and smaller than plain LZ4.
+    cell=0/chunk-000000.parquet
+    cell=0/chunk-000001.parquet
+    cell=1/chunk-000000.parquet
+
+Every chunk file of a run has the same columns (:func:`run_schema`), so that
+``pandas.read_parquet(run_dir)``, DuckDB and Polars read every column of every cell: ``deal``
+(the engine's deal index), ``rotation`` (the rotation, or the seating of a rotated lineup
+played without duplicate deals), ``entry_0 ..`` (the lineup entry at each seat), then the
+record fields: the ``REC_*`` fields of :mod:`briscasim.engine.layout` for single deals or the
+``M_*`` fields of :mod:`briscasim.batch` for matches, in lower case (``winner``,
+``swap7_trick``, ``points_0`` ...). The cell is the folder (``cell=K``); :func:`read_chunk`
+adds it as a column. A column a cell does not have (a seat or a side beyond its table, a match
+field in a cell of single deals) is null there.
+
+Writing is most of what the runner costs over the engine, so each column is encoded for what
+it holds: record fields that vary in the chunk are byte-stream-split (the high bytes of small
+integers become runs), ``deal`` is delta-encoded (one step of 1), and columns whose values
+repeat (``rotation``, ``entry_*``, a field with one value in the whole chunk such as a swap
+the rules do not allow) are stored plain, which LZ4, over all of it, packs to almost nothing
+(dictionary encoding packs them a little smaller but takes three times as long to write).
+Columns are nullable only where some cell of the run lacks them (definition levels cost
+time too). The file's key-value metadata (key ``briscasim``, JSON) names the chunk: its cell,
+first deal and count.
 """
 from __future__ import annotations
 
@@ -57,46 +67,110 @@ def match_fields() -> list[tuple[str, int]]:
     return fields
 
 
-CHUNK_FORMAT = 2
-"""Version of the chunk files' layout (metadata key ``briscasim``); 1 wrote every column."""
+CHUNK_FORMAT = 3
+"""Version of the chunk files' layout (metadata key ``briscasim``): 1 and 2 stored only some
+columns and are not read any more."""
 META_KEY = b"briscasim"
-PARQUET_OPTIONS = dict(compression="lz4", use_dictionary=False, write_statistics=False,
-                       column_encoding="BYTE_STREAM_SPLIT")
-"""Split int32 values into byte streams: the high bytes of small integers are runs that LZ4
-packs almost for free (about 6 bytes per brisca-2 deal)."""
-
-
-def to_table(cell, records: np.ndarray, n_sides: int, rotations: int, block: int,
-             first: int, count: int) -> pa.Table:
-    """The table a chunk file stores (rows ``deal * rotations + rotation``; module docstring).
-
-    ``cell`` is a resolved cell dict (:meth:`Cell.to_dict`); ``block`` is the seating of a
-    rotated lineup without duplicate deals (rotation column), else 0. Only the cell's seats
-    and sides are columns (``entry_0 .. entry_{players-1}``, ``points_0 .. points_{sides-1}``).
-    :func:`restore` turns it into the whole records table.
-    """
-    matches = records.shape[1] != L.RECORD_LEN
-    fields = [(name, i) for name, i in (match_fields() if matches else DEAL_FIELDS)
-              if _kept(name, n_sides)]
-    dtype = pa.int32() if matches else pa.int16()
-    lo, hi = _column_range(records)
-    stored = [(name, i) for name, i in fields if i == 0 or lo[i] != hi[i]]   # 0: winner
-    values = records.T[[i for _, i in stored]].astype(dtype.to_pandas_dtype(), copy=False)
-    meta = dict(format=CHUNK_FORMAT, cell=cell["id"], first=first, count=count,
-                rotations=rotations, block=block,
-                seats=seat_entries(cell, max(rotations, block + 1))[:, :len(cell["seating"])]
-                .tolist(),
-                fields=[name for name, _ in fields], type=str(dtype),
-                constants={name: int(lo[i]) for name, i in fields if (name, i) not in stored})
-    schema = pa.schema([pa.field(name, dtype, nullable=False) for name, _ in stored],
-                       metadata={META_KEY: json.dumps(meta)})
-    return pa.Table.from_arrays([pa.array(v) for v in values], schema=schema)
 
 
 def _kept(name: str, n_sides: int) -> bool:
     """False for a per-side field of a side the cell does not have."""
     base, _, side = name.rpartition("_")
     return not (side.isdigit() and base in PER_SIDE and int(side) >= n_sides)
+
+
+def cell_shape(cell: dict) -> tuple[int, int, bool]:
+    """Seats, sides and whether it plays matches, of a resolved cell dict."""
+    from ..rules import Rules
+    rules = Rules.from_options(cell["rules"])
+    return len(cell["seating"]), len(rules.sides), rules.match_kind != "deal"
+
+
+def run_schema(cells) -> pa.Schema:
+    """The columns of every chunk file of a run of the resolved ``cells`` (module docstring):
+    the seats and sides of its largest cell, the fields of single deals and of matches as its
+    cells play them. A column that some cell does not have is nullable; the others are not
+    (definition levels cost time to write)."""
+    shapes = [cell_shape(c) for c in cells]
+    seats = max(s for s, _, _ in shapes)
+    kinds = {m for _, _, m in shapes}
+    names, everywhere = [], set()
+    for matches in sorted(kinds):
+        of_kind = [t for _, t, m in shapes if m == matches]
+        for name, _ in (match_fields() if matches else DEAL_FIELDS):
+            if _kept(name, max(of_kind)) and name not in names:
+                names.append(name)
+            if len(kinds) == 1 and _kept(name, min(of_kind)):
+                everywhere.add(name)
+    dtype = pa.int32() if True in kinds else pa.int16()
+    low = min(s for s, _, _ in shapes)
+    return pa.schema([pa.field("deal", pa.int64(), nullable=False),
+                      pa.field("rotation", pa.int8(), nullable=False)]
+                     + [pa.field(f"entry_{s}", pa.int8(), nullable=s >= low)
+                        for s in range(seats)]
+                     + [pa.field(name, dtype, nullable=name not in everywhere)
+                        for name in names])
+
+
+def to_table(cell, records: np.ndarray, n_sides: int, schema: pa.Schema, rotations: int,
+             block: int, first: int, count: int) -> tuple[pa.Table, list[str]]:
+    """The table of one chunk (rows ``deal * rotations + rotation``; module docstring) and
+    the columns whose values repeat (stored plain, for LZ4 to pack).
+
+    ``cell`` is a resolved cell dict (:meth:`Cell.to_dict`); ``block`` is the seating of a
+    rotated lineup without duplicate deals (the rotation column), else 0; ``schema`` is the
+    run's (:func:`run_schema`).
+    """
+    n = count * rotations
+    index = dict(match_fields() if records.shape[1] != L.RECORD_LEN else DEAL_FIELDS)
+    dtype = schema.field(schema.names[-1]).type
+    np_type = dtype.to_pandas_dtype()
+    lo, hi = _column_range(records)
+    varying = [index[f.name] for f in schema
+               if f.name in index and _kept(f.name, n_sides) and lo[index[f.name]] != hi[index[f.name]]]
+    rows = dict(zip(varying, records.T[varying].astype(np_type)))   # one pass, a row per field
+    if rotations > 1:
+        rot = np.tile(np.arange(rotations, dtype=np.int8), count)
+    else:
+        rot = np.full(n, block, np.int8)
+    seats = seat_entries(cell, max(rotations, block + 1))
+    n_seats = len(cell["seating"])
+    arrays, repeating = [], []
+    for f in schema:
+        name = f.name
+        if name == "deal":
+            deal = np.arange(first, first + count, dtype=np.int64)
+            arrays.append(pa.array(np.repeat(deal, rotations) if rotations > 1 else deal))
+            continue
+        if name == "rotation":
+            values = rot
+        elif name.startswith("entry_"):
+            s = int(name[6:])
+            values = (None if s >= n_seats else seats[rot, s] if rotations > 1
+                      else np.full(n, seats[block, s], np.int8))
+        elif index.get(name) in rows:
+            arrays.append(pa.array(rows[index[name]], f.type))
+            continue
+        elif name in index and _kept(name, n_sides):
+            values = np.full(n, lo[index[name]], np_type)
+        else:
+            values = None
+        arrays.append(pa.nulls(n, f.type) if values is None else pa.array(values, f.type))
+        repeating.append(name)
+    meta = dict(format=CHUNK_FORMAT, cell=cell["id"], first=first, count=count,
+                rotations=rotations, block=block)
+    return (pa.Table.from_arrays(arrays, schema=schema.with_metadata(
+        {META_KEY: json.dumps(meta)})), repeating)
+
+
+def write_chunk(sink, table: pa.Table, repeating: list[str]) -> None:
+    """Write a chunk's table (:func:`to_table`) as Parquet to ``sink`` (a path or an Arrow
+    output stream), each column encoded as the module docstring says."""
+    encoding = {f.name: ("DELTA_BINARY_PACKED" if f.name == "deal" else
+                         "PLAIN" if f.name in repeating else "BYTE_STREAM_SPLIT")
+                for f in table.schema}
+    pq.write_table(table, sink, compression="lz4", write_statistics=False,
+                   use_dictionary=False, column_encoding=encoding)
 
 
 def _column_range(records: np.ndarray, rows: int = 64) -> tuple[np.ndarray, np.ndarray]:
@@ -115,8 +189,8 @@ def _column_range(records: np.ndarray, rows: int = 64) -> tuple[np.ndarray, np.n
 
 
 def chunk_meta(schema: pa.Schema) -> dict:
-    """The ``briscasim`` metadata of a chunk file's schema; ValueError if it has none (a
-    file written by an older briscasim) or another version."""
+    """The ``briscasim`` metadata of a chunk file's schema; ValueError if it has none (not a
+    chunk file) or is of another layout."""
     raw = (schema.metadata or {}).get(META_KEY)
     meta = json.loads(raw) if raw is not None else {}
     if meta.get("format") != CHUNK_FORMAT:
@@ -125,55 +199,27 @@ def chunk_meta(schema: pa.Schema) -> dict:
     return meta
 
 
-def chunk_columns(meta: dict) -> list[str]:
-    """Every column of a chunk's records, in order (module docstring)."""
-    return (["cell", "deal", "rotation"] + [f"entry_{s}" for s in range(len(meta["seats"][0]))]
-            + meta["fields"])
-
-
-def restore(table: pa.Table, columns=None, meta: dict | None = None) -> pa.Table:
-    """The records table (``columns`` of it, in that order; default all) from a chunk
-    file's table (:func:`to_table`), or from any of its columns with its ``meta``."""
-    meta = chunk_meta(table.schema) if meta is None else meta
-    every = chunk_columns(meta)
+def read_chunk(source, columns=None) -> pa.Table:
+    """The records of one chunk file (a path or an Arrow buffer) with its ``cell`` first, or
+    ``columns`` of them in that order. ValueError for a file of an older layout, KeyError for
+    an unknown column."""
+    if isinstance(source, (pa.Buffer, bytes)):
+        source = pa.BufferReader(source)
+    pf = pq.ParquetFile(source)
+    schema = pf.schema_arrow
+    meta = chunk_meta(schema)
+    every = ["cell"] + schema.names
     columns = every if columns is None else list(columns)
     unknown = [c for c in columns if c not in every]
     if unknown:
         raise KeyError(f"no column {unknown[0]!r} in these records (columns: "
                        f"{', '.join(every)})")
-    rotations, first, count = meta["rotations"], meta["first"], meta["count"]
-    n = count * rotations
-    rot = (np.tile(np.arange(rotations, dtype=np.int8), count) if rotations > 1
-           else np.full(n, meta["block"], np.int8))
-    seats = np.array(meta["seats"], np.int8)
-    dtype = pa.int32() if meta["type"] == "int32" else pa.int16()
-    out = []
-    for name in columns:
-        if name in table.column_names:
-            col = table.column(name)
-        elif name == "cell":
-            col = pa.array(np.full(n, meta["cell"], np.int16))
-        elif name == "deal":
-            col = pa.array(np.repeat(np.arange(first, first + count, dtype=np.int64),
-                                     rotations))
-        elif name == "rotation":
-            col = pa.array(rot)
-        elif name.startswith("entry_"):
-            col = pa.array(seats[rot, int(name[6:])])
-        else:
-            col = pa.array(np.full(n, meta["constants"][name], dtype.to_pandas_dtype()))
-        out.append(col)
-    return pa.table(dict(zip(columns, out)))
-
-
-def read_chunk(path, columns=None) -> pa.Table:
-    """The records of one chunk file (``columns`` of them, in that order; default all).
-    ValueError for a file of an older layout, KeyError for an unknown column."""
-    schema = pq.read_schema(path)
-    meta = chunk_meta(schema)
-    stored = [c for c in (chunk_columns(meta) if columns is None else columns)
-              if c in schema.names]
-    return restore(pq.read_table(path, columns=stored), columns, meta)
+    table = pf.read(columns=[c for c in columns if c != "cell"])
+    if "cell" in columns:
+        cell = pa.array(np.full(table.num_rows, meta["cell"], np.int16))
+        table = table.add_column(columns.index("cell"),
+                                 pa.field("cell", pa.int16(), nullable=False), cell)
+    return table.select(columns)
 
 
 def seat_entries(cell, rotations: int) -> np.ndarray:

@@ -38,11 +38,10 @@ import numpy as np
 import pandas as pd
 
 from ..cards import card_code
-from ..errors import UserError
 from ..rules import Rules
 from ..stats import wilson_interval
-from .records import entry_rows, read_chunk, seat_entries
-from .runner import CHUNK_DIR, chunk_name, read_manifest, scan_chunks
+from .records import entry_rows, seat_entries
+from .runner import finished, read_checked_chunk
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 _COLUMNS = ["cell", "deal", "rotation", "winner"]
@@ -68,34 +67,18 @@ class Results:
 
 
 def load(path) -> Results:
-    """Read a finished results directory; UserError if it is unfinished, foreign or damaged."""
+    """Read a finished results directory, every chunk checked against its checksum;
+    UserError if it is unfinished, foreign or damaged."""
     path = Path(path)
-    manifest = read_manifest(path)
-    if manifest["status"] != "complete":
-        raise UserError(f"{path}: the run is not finished; complete it with "
-                        f"briscasim run SPEC -o {path} --resume")
-    files = scan_chunks(path, manifest)
+    manifest = finished(path)
     frames = []
     for cell in manifest["spec"]["cells"]:
         c = cell["id"]
-        n = manifest.get("done", {}).get(str(c))
-        if n is None:
-            raise UserError(f"{path}/manifest.json: corrupt manifest (no count of the chunks "
-                            f"of cell {c}); nothing was changed")
-        missing = [j for j in range(n) if (c, j) not in files]
-        if missing:
-            raise UserError(f"{path}/{CHUNK_DIR}/{chunk_name(c, missing[0])}: missing chunk "
-                            f"file ({len(missing)} missing in cell {c}); rerun with "
-                            "--resume after marking the run unfinished, or run again")
         rules = Rules.from_options(cell["rules"])
         cols = (_COLUMNS + [f"points_{t}" for t in range(len(rules.sides))]
                 + (_DEAL_COLUMNS if rules.match_kind == "deal" else []))
-        for j in range(n):
-            try:
-                frames.append(read_chunk(files[(c, j)], cols).to_pandas())
-            except Exception as e:
-                raise UserError(f"{files[(c, j)]}: damaged chunk file ({type(e).__name__}: "
-                                f"{e}); nothing was changed") from None
+        for j in range(manifest["done"][str(c)]):
+            frames.append(read_checked_chunk(path, manifest, c, j, cols).to_pandas())
     records = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=_COLUMNS)
     return Results(path, manifest, records)
 

@@ -18,10 +18,12 @@ import json
 import math
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
+from ..limits import MAX_CELLS, deals_error
 from ..rules import OPTION_NAMES, PRESETS, Rules, RulesError
 from ..strategies import registry
 from ..strategies.registry import StrategyError, resolve
@@ -98,8 +100,13 @@ class Spec:
 
     def digest(self) -> str:
         """A hash of :meth:`resolved`: two specs with the same digest give the same results."""
-        text = json.dumps(self.resolved(), sort_keys=True, default=str)
-        return hashlib.sha256(text.encode()).hexdigest()[:20]
+        return digest_of(self.resolved())
+
+
+def digest_of(resolved: dict) -> str:
+    """The digest of a resolved spec (:meth:`Spec.resolved`, or its copy in a manifest)."""
+    text = json.dumps(resolved, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def chunk_bounds(spec_or_manifest: dict, cell: dict, j: int) -> tuple[int, int, int]:
@@ -162,6 +169,14 @@ def _int(w, value, key, low=None) -> int:
     return value
 
 
+def _deals(w, value, key) -> int:
+    value = _int(w, value, key, 1)
+    why = deals_error(value)
+    if why:
+        raise w.error(key, value, why)
+    return value
+
+
 def load_spec(path) -> Spec:
     """Read and check the spec file ``path``; UserError on any bad input."""
     path = str(path)
@@ -202,7 +217,7 @@ def parse_spec(data: dict, path: str = "<spec>") -> Spec:
         raise UserError(f"{path}: give exactly one of 'deals' (deals per cell) and "
                         "[target] (ci_half_width and max_deals)")
     if "deals" in data:
-        deals = _int(w, data["deals"], "deals", 1)
+        deals = _deals(w, data["deals"], "deals")
     else:
         target = _parse_target(w, data["target"])
     chunk = _int(w, data.get("chunk", DEFAULT_CHUNK), "chunk", 1)
@@ -223,6 +238,10 @@ def parse_spec(data: dict, path: str = "<spec>") -> Spec:
     variants = _parse_variants(w, data["variants"])
     grids = _parse_grids(w, data["grid"], mode) if "grid" in data else [("grid", {})]
 
+    size = len(variants) * sum(math.prod(len(v) for v in axes.values()) for _, axes in grids)
+    if size > MAX_CELLS:
+        raise UserError(f"{path}: the spec expands to {size:,} cells, more than the limit of "
+                        f"{MAX_CELLS:,}; split it into several specs or shorten the grid")
     cells = []
     for vi, (vname, preset, overrides) in enumerate(variants):
         for gkey, axes in grids:
@@ -232,8 +251,7 @@ def parse_spec(data: dict, path: str = "<spec>") -> Spec:
                 paths = {k: f'{gkey}."{k}"[{i}]' for k, (i, _) in zip(keys, combo)}
                 cells.append(_make_cell(w, len(cells), vi, vname, preset, overrides, paths,
                                         point, mode, entries, duplicate))
-    labels = [c.label for c in cells]
-    dup = {lab for lab in labels if labels.count(lab) > 1}
+    dup = {lab for lab, n in Counter(c.label for c in cells).items() if n > 1}
     if dup:
         raise UserError(f"{path}: the spec expands to the same cell twice: {sorted(dup)[0]}; "
                         "give the variants different names or remove the repeated grid value")
@@ -253,7 +271,7 @@ def _parse_target(w, t) -> dict:
         raise w.error("target.ci_half_width", h, "must be a number between 0 and 0.5 "
                       "(half-width of the 95% interval of a win rate, e.g. 0.01)")
     return dict(ci_half_width=float(h),
-                max_deals=_int(w, t["max_deals"], "target.max_deals", 1))
+                max_deals=_deals(w, t["max_deals"], "target.max_deals"))
 
 
 def _strategy_list(w, value, key) -> list[str]:

@@ -55,6 +55,8 @@ class Param:
         except ValueError:
             raise StrategyError(f"{bad} is not {'an integer' if self.type is int else 'a number'}"
                                 f"; expected {self.describe_type()}") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise StrategyError(f"{bad} is not a finite number; expected {self.describe_type()}")
         self.check(value, owner)
         return value
 

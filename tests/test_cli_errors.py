@@ -1,0 +1,155 @@
+"""No traceback for a user's mistake or the machine's limits: one line, exit status 2. Also the
+command line's manners: -h everywhere, completion of presets and strategies, no progress bar
+in a pipe, a notice while the engine compiles."""
+import pytest
+from click.shell_completion import ShellComplete
+
+from briscasim.cli.main import COMMANDS, cli, main
+from briscasim.errors import UserError
+from briscasim.experiments.spec import load_spec
+from briscasim.limits import MAX_CELLS, MAX_DEALS
+from briscasim.rules import PRESETS, Rules, RulesError
+
+class Result:
+    def __init__(self, code, out, err):
+        self.returncode, self.stdout, self.stderr = code, out, err
+
+
+@pytest.fixture
+def briscasim(capsys):
+    """The command line, in this process (as the console script runs it, without starting
+    an interpreter for each call: test_cli_replay checks the console script itself)."""
+    def call(*args):
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return Result(code, out.out, out.err)
+    return call
+
+
+def one_line_error(r, *words):
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]
+
+
+def test_h_is_help_on_every_command():
+    from click.testing import CliRunner
+    runner = CliRunner()
+    r = runner.invoke(cli, ["-h"], prog_name="briscasim")
+    assert r.exit_code == 0 and "Commands" in r.output
+    for command in sorted(COMMANDS):
+        r = runner.invoke(cli, [command, "-h"], prog_name="briscasim")
+        assert r.exit_code == 0 and r.output.startswith(f"Usage: briscasim {command}"), (
+            command, r.output)
+
+
+def test_huge_numbers_get_limits_not_hangs(tmp_path, briscasim):
+    one_line_error(briscasim("simulate", "--deals", 10 ** 23), "deals = 10", f"{MAX_DEALS:,}")
+    one_line_error(briscasim("simulate", "--rule", f"match=deals {10 ** 24}"),
+                   "match", "at most")
+    one_line_error(briscasim("simulate", "--rule", f"max_deals={10 ** 24}"), "max_deals")
+    r = briscasim("replay", "--deal", 2 ** 64)
+    assert r.returncode == 2 and "--deal" in r.stderr and "Traceback" not in r.stderr
+    for key, value in (("deals", 2 ** 63 - 1), ("seed", 2 ** 64)):
+        spec = tmp_path / f"{key}.toml"
+        text = 'name = "x"\nseed = 1\ndeals = 10\nseats = ["random"]\n[[variants]]\npreset = "brisca-2"\n'
+        spec.write_text(text.replace(f"{key} = {1 if key == 'seed' else 10}",
+                                     f"{key} = {value}"))
+        one_line_error(briscasim("validate", spec), f"{spec}: {key} = {value}")
+    spec = tmp_path / "target.toml"
+    spec.write_text('name = "x"\nseed = 1\nseats = ["random"]\n[target]\nci_half_width = 0.01\n'
+                    f'max_deals = {10 ** 30}\n[[variants]]\npreset = "brisca-2"\n')
+    one_line_error(briscasim("validate", spec), "target.max_deals", "limit")
+
+
+def test_the_python_api_has_the_same_limits():
+    from briscasim.simulate import simulate
+    rules = Rules.preset("brisca-2")
+    with pytest.raises(UserError, match="deals = 100000000000000000000000 is more than"):
+        simulate(rules, "random", deals=10 ** 23, seed=1)
+    with pytest.raises(RulesError, match="at most"):
+        Rules.preset("brisca-2", match="points 1000000000")
+    with pytest.raises(RulesError, match="max_deals"):
+        Rules.preset("brisca-2", max_deals=10 ** 24)
+
+
+def test_a_huge_grid_is_refused_up_front_and_a_large_one_expands_fast(tmp_path):
+    import time
+    spec = tmp_path / "grid.toml"
+    head = 'name = "g"\nseed = 1\ndeals = 10\nseats = ["random:swap_prob=0.5"]\n' \
+           '[[variants]]\npreset = "brisca-2"\n[grid]\n'
+    values = ", ".join(str(i / 1000) for i in range(1000))
+    spec.write_text(head + f'"seats.0.swap_prob" = [{values}]\n"rules.max_deals" = '
+                    f'[{", ".join(str(i) for i in range(1, 1001))}]\n')
+    t = time.perf_counter()
+    with pytest.raises(UserError, match=f"1,000,000 cells, more than the limit of {MAX_CELLS:,}"):
+        load_spec(spec)
+    assert time.perf_counter() - t < 5
+    spec.write_text(head + f'"seats.0.swap_prob" = [{values}]\n"rules.max_deals" = [1, 2, 3]\n')
+    t = time.perf_counter()
+    assert len(load_spec(spec).cells) == 3000
+    assert time.perf_counter() - t < 60
+
+
+def test_bad_replay_files(tmp_path, briscasim):
+    typo = tmp_path / "deal.toml"
+    typo.write_text('preset = "brisca-2"\ndeck = "Ao"\nactoins = ["Ao"]\n')
+    one_line_error(briscasim("replay", "--file", typo), f"{typo}: unknown key 'actoins'",
+                   "valid keys: actions,")
+    binary = tmp_path / "deal.json"
+    binary.write_bytes(bytes(range(256)) * 4)
+    one_line_error(briscasim("replay", "--file", binary), f"{binary}: not a text file")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
+def test_parameters_must_be_finite(value, briscasim):
+    one_line_error(briscasim("simulate", "--deals", 10, "--strategy",
+                             f"random:swap_prob={value}"),
+                   f"swap_prob='{value}' is not a finite number")
+
+
+def test_completion_of_presets_and_strategies():
+    def complete(args, incomplete):
+        sc = ShellComplete(cli, {}, "briscasim", "_BRISCASIM_COMPLETE")
+        return [c.value for c in sc.get_completions(args, incomplete)]
+
+    assert complete(["simulate", "--preset"], "brisca-4") == [
+        p for p in PRESETS if p.startswith("brisca-4")]
+    assert "greedy" in complete(["simulate", "--strategy"], "gr")
+    assert complete(["replay", "--strategy"], "greedy+ho") == ["greedy+hold"]
+    assert "swap_timing=" in complete(["simulate", "--rule"], "swap_t")
+
+
+def test_no_progress_bar_in_a_pipe(tmp_path, briscasim):
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "p"\nseed = 1\ndeals = 2000\nchunk = 500\nseats = ["random"]\n'
+                    '[[variants]]\npreset = "brisca-2"\n')
+    r = briscasim("run", spec, "-o", tmp_path / "out")
+    assert r.returncode == 0, r.stderr
+    assert "deals/s" in r.stderr and "|" not in r.stderr and "\r" not in r.stderr
+
+
+def test_a_compile_prints_one_notice(capfd):
+    import numba
+    from numba.core import types
+
+    from briscasim import jit
+
+    @numba.njit
+    def fresh(x):
+        return x + 1
+
+    before = jit.compile_seconds()
+    jit._NOTICED.clear()
+    jit.compiled(fresh, (types.int64,))
+    assert fresh(1) == 2 and jit.compile_seconds() > before
+    err = capfd.readouterr().err
+    assert err.count("compiling the engine for this lineup, about 40 s, once") == 1
