@@ -37,7 +37,7 @@ Tuning (``scripts/tune_expert.py``): a coordinate search over the keep values an
 result (the script's docstring records the run, its seeds and the figures).
 """
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from ..engine.core import beats, card_face, card_points, card_strength, card_suit
 from ..engine.layout import KNOWN_FACE_UP, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD
@@ -76,14 +76,11 @@ DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
 WIN = 1000.0
 _A, _THREE = 0, 1
 _EMPTY = 255
-_SOLVE_SIGNATURE = types.float64(types.int64[::1], types.int64, types.int64, types.int64,
-                                 types.boolean, types.int64, types.float64, types.float64,
-                                 types.float64)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _slot(packed, i):
-    """Card in slot ``i`` (0..2) of a packed hand, or NO_CARD."""
+    """Card in slot ``i`` (0..2) of a packed hand (8 bits a slot, 255: empty), or NO_CARD."""
     b = (packed >> (8 * i)) & 255
     return NO_CARD if b == _EMPTY else b
 
@@ -94,98 +91,137 @@ def _without(packed, i):
     return packed | (_EMPTY << (8 * i))
 
 
-@njit(_SOLVE_SIGNATURE, cache=True, _nrt=False)
-def _solve(rules, trump, mine, theirs, i_lead, lead, margin, alpha, beta):
-    """Minimax value for the seat holding ``mine`` (packed) against ``theirs``; ``lead`` is
-    the card led to the current trick (NO_CARD: none yet), ``i_lead`` whether the seat leads
-    it; ``margin`` the points of the seat minus the opponent's so far."""
-    if lead == NO_CARD:
-        hand = mine if i_lead else theirs
-        if hand == -1:   # every slot empty: the deal is over
-            return margin + (WIN if margin > 0 else (-WIN if margin < 0 else 0.0))
-        mover_is_me = i_lead
-    else:
-        hand = theirs if i_lead else mine
-        mover_is_me = not i_lead
-    best = -np.inf if mover_is_me else np.inf
-    for i in range(3):
-        c = _slot(hand, i)
-        if c == NO_CARD:
-            continue
-        rest = _without(hand, i)
-        if lead == NO_CARD:
-            if mover_is_me:
-                v = _solve(rules, trump, rest, theirs, True, c, margin, alpha, beta)
-            else:
-                v = _solve(rules, trump, mine, rest, False, c, margin, alpha, beta)
-        else:
-            pts = card_points(rules, lead) + card_points(rules, c)
-            follower_wins = beats(rules, c, lead, trump)
-            me_wins = follower_wins == mover_is_me
-            m = margin + pts if me_wins else margin - pts
-            if mover_is_me:
-                v = _solve(rules, trump, rest, theirs, me_wins, NO_CARD, m, alpha, beta)
-            else:
-                v = _solve(rules, trump, mine, rest, me_wins, NO_CARD, m, alpha, beta)
-        if mover_is_me:
-            best = max(best, v)
-            alpha = max(alpha, v)
-        else:
-            best = min(best, v)
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
+@njit(cache=True, _nrt=False, inline="always")
+def _trick(rules, trump, mine, theirs, i_lead, margin):
+    """Margin after the seat plays ``mine`` and the opponent ``theirs`` to a trick the seat
+    leads if ``i_lead``; and whether the seat takes it."""
+    lead = mine if i_lead else theirs
+    follow = theirs if i_lead else mine
+    pts = card_points(rules, lead) + card_points(rules, follow)
+    i_take = beats(rules, follow, lead, trump) != i_lead
+    return (margin + pts if i_take else margin - pts), i_take
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _final(margin):
+    """Value of a finished deal: the margin, plus or minus ``WIN`` for a won or lost deal."""
+    return margin + (WIN if margin > 0 else (-WIN if margin < 0 else 0.0))
+
+
+@njit(cache=True, _nrt=False)
+def _last_trick(rules, trump, mine, theirs, i_lead, margin):
+    """Value of the last trick: the seat plays card ``mine``, the opponent ``theirs``."""
+    m, _ = _trick(rules, trump, mine, theirs, i_lead, margin)
+    return _final(m)
+
+
+@njit(cache=True, _nrt=False)
+def _two_tricks(rules, trump, mine, theirs, i_lead, margin):
+    """Minimax value of the last two tricks, two cards each (packed hands; the loops of
+    :func:`_three_tricks` with two cards, written out: numba caches no recursion)."""
+    best = -np.inf if i_lead else np.inf
+    for i in range(2):
+        worst = np.inf if i_lead else -np.inf
+        for j in range(2):
+            a = i if i_lead else j          # the seat's slot
+            b = j if i_lead else i          # the opponent's
+            m, take = _trick(rules, trump, _slot(mine, a), _slot(theirs, b), i_lead, margin)
+            v = _last_trick(rules, trump, _slot(mine, 1 - a), _slot(theirs, 1 - b), take, m)
+            worst = min(worst, v) if i_lead else max(worst, v)
+        best = max(best, worst) if i_lead else min(best, worst)
     return best
 
 
 @njit(cache=True, _nrt=False)
-def _pack(cards0, cards1, cards2):
-    packed = -1
+def _compact(packed):
+    """The packed hand with its cards moved to the first slots."""
+    out = -1
     k = 0
-    for c in (cards0, cards1, cards2):
+    for i in range(3):
+        c = _slot(packed, i)
         if c != NO_CARD:
-            packed = (packed & ~(255 << (8 * k))) | (c << (8 * k))
+            out = (out & ~(255 << (8 * k))) | (c << (8 * k))
             k += 1
-    return packed
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _three_tricks(rules, trump, mine, theirs, i_lead, margin):
+    """Minimax value of the last three tricks, three cards each (packed hands)."""
+    best = -np.inf if i_lead else np.inf
+    for i in range(3):
+        worst = np.inf if i_lead else -np.inf
+        for j in range(3):
+            a = i if i_lead else j
+            b = j if i_lead else i
+            m, take = _trick(rules, trump, _slot(mine, a), _slot(theirs, b), i_lead, margin)
+            v = _two_tricks(rules, trump, _compact(_without(mine, a)),
+                            _compact(_without(theirs, b)), take, m)
+            worst = min(worst, v) if i_lead else max(worst, v)
+        best = max(best, worst) if i_lead else min(best, worst)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _after(rules, trump, mine, theirs, i_lead, margin, cards):
+    """Value of the rest of the deal with ``cards`` cards in each hand (0..3)."""
+    mine = _compact(mine)
+    theirs = _compact(theirs)
+    if cards == 0:
+        return _final(margin)
+    if cards == 1:
+        return _last_trick(rules, trump, _slot(mine, 0), _slot(theirs, 0), i_lead, margin)
+    if cards == 2:
+        return _two_tricks(rules, trump, mine, theirs, i_lead, margin)
+    return _three_tricks(rules, trump, mine, theirs, i_lead, margin)
 
 
 @njit(cache=True, _nrt=False)
 def endgame_value(rules, public, hand, seat, card):
-    """Exact value for ``seat`` of playing ``card`` in a 2-player deal whose stock is empty:
-    what it does not hold and has not seen played is its opponent's hand. The value is the
-    final point margin (the seat's points minus the opponent's), plus 1000 for a won deal,
-    minus 1000 for a lost one, with both playing perfectly from here (jitted).
+    """Exact value for ``seat`` of playing ``card`` in a 2-player deal whose stock is empty
+    (``view.to_draw(public) == 0``): what it does not hold and has not seen played is its
+    opponent's hand. The value is the final point margin (the seat's points minus the
+    opponent's), plus 1000 for a won deal, minus 1000 for a lost one, both sides playing
+    perfectly from here (minimax over the cards; jitted).
 
-    Usable from any strategy with the seat's view; ``card`` must be one of ``hand``.
+    Usable from any strategy with the seat's view; ``card`` must be one of ``hand``. Returns
+    NaN if the cards the opponent may hold are not exactly its hand (cards out of sight that
+    are not in play).
     """
     trump = V.trump(public)
     opp = 1 - seat
-    o0 = NO_CARD
-    o1 = NO_CARD
-    o2 = NO_CARD
+    theirs = -1
+    k = 0
     for c in range(N_CARD_IDS):
         w = V.where(public, c)
         if (w == KNOWN_UNSEEN and hand[0] != c and hand[1] != c and hand[2] != c) or w == opp:
-            if o0 == NO_CARD:
-                o0 = c
-            elif o1 == NO_CARD:
-                o1 = c
-            else:
-                o2 = c
-    r0 = hand[0] if hand[0] != card else NO_CARD
-    r1 = hand[1] if hand[1] != card else NO_CARD
-    r2 = hand[2] if hand[2] != card else NO_CARD
-    mine = _pack(r0, r1, r2)
-    theirs = _pack(o0, o1, o2)
+            if k == 3:
+                return np.nan
+            theirs = (theirs & ~(255 << (8 * k))) | (c << (8 * k))
+            k += 1
+    mine = -1
+    mk = 0
+    for i in range(3):
+        c = np.int64(hand[i])
+        if c != NO_CARD and c != card:
+            mine = (mine & ~(255 << (8 * mk))) | (c << (8 * mk))
+            mk += 1
     margin = float(V.points(public, V.side_of(rules, seat))
                    - V.points(public, V.side_of(rules, opp)))
     if V.trick_size(public) == 0:
-        return _solve(rules, trump, mine, theirs, True, card, margin, -np.inf, np.inf)
+        if k != mk + 1:
+            return np.nan
+        # the opponent answers the lead with the card worst for the seat
+        worst = np.inf
+        for j in range(k):
+            m, take = _trick(rules, trump, card, _slot(theirs, j), True, margin)
+            worst = min(worst, _after(rules, trump, mine, _without(theirs, j), take, m, mk))
+        return worst
+    if k != mk:
+        return np.nan
     lead = V.trick_card(public, 0)
-    pts = card_points(rules, lead) + card_points(rules, card)
-    wins = beats(rules, card, lead, trump)
-    return _solve(rules, trump, mine, theirs, wins, NO_CARD,
-                  margin + pts if wins else margin - pts, -np.inf, np.inf)
+    m, take = _trick(rules, trump, card, lead, False, margin)
+    return _after(rules, trump, mine, theirs, take, m, mk)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -219,7 +255,8 @@ def _play_two(rules, public, hand, legal, seat, params):
             if v > best_v:
                 best = legal[i]
                 best_v = v
-        return best
+        if best_v > -np.inf:     # not NaN: every card was known
+            return best
     trump = V.trump(public)
     opp = 1 - seat
     c0 = legal[0]
