@@ -56,17 +56,17 @@ P_LEAD_RISK = 11
 P_ENDGAME = 12
 
 DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
-    Param("trump_keep_early", float, 8.0, -50.0, 100.0,
+    Param("trump_keep_early", float, 4.0, -50.0, 100.0,
           "points a trump is worth in hand while the stock is full"),
-    Param("trump_keep_late", float, 4.0, -50.0, 100.0,
+    Param("trump_keep_late", float, 6.0, -50.0, 100.0,
           "points a trump is worth in hand as the stock runs out"),
     Param("high_trump_keep", float, 12.0, -50.0, 100.0,
           "points the trump A or 3 is worth in hand on top of a trump's"),
-    Param("plain_keep", float, 0.0, -2.0, 2.0,
+    Param("plain_keep", float, 0.2, -2.0, 2.0,
           "worth in hand of a plain card per point it carries"),
-    Param("master_keep", float, 3.0, -50.0, 100.0,
+    Param("master_keep", float, 7.0, -50.0, 100.0,
           "worth in hand of a card nothing the opponent may hold can beat"),
-    Param("lead_risk", float, 1.0, 0.0, 5.0,
+    Param("lead_risk", float, 2.0, 0.0, 5.0,
           "weight of the points a lead may lose: points times the share of the opponent's "
           "possible cards that beat it"),
     Param("endgame", bool, True, doc="solve the deal exactly once the stock is empty (two "
@@ -225,6 +225,29 @@ def endgame_value(rules, public, hand, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _popcount(x):
+    """Set bits of ``x`` (a mask of at most 48 card bits)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _beaters(rules, card, trump):
+    """Mask of the cards that beat ``card`` led or winning: the stronger cards of its suit,
+    and every trump if it is a plain card."""
+    suit = card_suit(rules, card)
+    strength = card_strength(rules, card)
+    first = 12 * suit
+    m = np.int64(0)
+    for f in range(12):
+        m |= np.int64(card_strength(rules, first + f) > strength) << (first + f)
+    plain = np.int64(suit != trump)
+    return m | ((-plain) & (np.int64(0xFFF) << (12 * trump)))
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _keep(rules, params, card, trump, beaters, stock_share):
     """Keep value of ``card`` (module docstring)."""
     pts = card_points(rules, card)
@@ -262,18 +285,20 @@ def _play_two(rules, public, hand, legal, seat, params):
     c0 = legal[0]
     c1 = legal[1]
     c2 = legal[2] if k > 2 else legal[1]
-    possible = 0
-    b0 = 0
-    b1 = 0
-    b2 = 0
+    # the cards the opponent may hold, as a bit mask (branch-free: which they are is as
+    # random as the deal)
+    mask = np.int64(0)
     for c in range(N_CARD_IDS):
         w = V.where(public, c)
-        if ((w == KNOWN_UNSEEN and hand[0] != c and hand[1] != c and hand[2] != c)
-                or w == opp or w == KNOWN_FACE_UP):
-            possible += 1
-            b0 += beats(rules, c, c0, trump)
-            b1 += beats(rules, c, c1, trump)
-            b2 += beats(rules, c, c2, trump)
+        may = (w == KNOWN_UNSEEN) | (w == opp) | (w == KNOWN_FACE_UP)
+        mask |= np.int64(may) << c
+    for i in range(3):
+        c = np.int64(hand[i])
+        mask &= ~(np.int64(c >= 0) << (c if c >= 0 else 0))
+    possible = _popcount(mask)
+    b0 = _popcount(mask & _beaters(rules, c0, trump))
+    b1 = _popcount(mask & _beaters(rules, c1, trump))
+    b2 = _popcount(mask & _beaters(rules, c2, trump))
     full = V.players(rules) * (V.tricks_in_deal(public) - 3)
     stock_share = V.to_draw(public) / full if full > 0 else 0.0
     leading = V.trick_size(public) == 0
