@@ -34,10 +34,9 @@ def test_hoard_leads_plain_before_trump():
     assert choice(deal, "hoard") == "Re"
 
 
-def test_counter_leads_a_card_no_load_can_take():
-    # the A and 3 of copas are in the seat's own hand: a copas blank cannot be loaded on
-    deal = crafted("brisca-2", [["4e", "5c", "Ac"], ["6c", "7c", "3c"]], "4o")
-    assert choice(deal, "counter") == "5c"
+def test_counter_leads_plain_before_trump():
+    deal = crafted("brisca-2", [["2o", "Re", "5o"], ["5c", "6c", "7c"]], "4o")
+    assert choice(deal, "counter") == "Re"
 
 
 def test_endgame_matches_the_solver():
