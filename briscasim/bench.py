@@ -167,6 +167,8 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
     out["scaling"] = every / one
     say("greedy vs greedy, one thread (kernel)")
     out["greedy_deals_per_second"] = kernel_deals_per_second("greedy", greedy_deals, repeats)
+    say("expert vs expert, one thread (kernel)")
+    out["expert_deals_per_second"] = kernel_deals_per_second("expert", greedy_deals, repeats)
     say("the Python step API, random legal actions, one thread")
     out["step_api_deals_per_second"] = step_api_deals_per_second(repeats=repeats)
     if ismcts:
@@ -199,6 +201,7 @@ def format_bench(d: dict) -> str:
         f"random vs random, simulate(), {d['cores']} cores: "
         f"{rate(d['random_deals_per_second_all_cores'])} deals/s (scaling {d['scaling']:.2f}x)",
         f"greedy vs greedy, one thread:          {rate(d['greedy_deals_per_second'])} deals/s",
+        f"expert vs expert, one thread:          {rate(d['expert_deals_per_second'])} deals/s",
         f"Python step API (Deal), one thread:    {rate(d['step_api_deals_per_second'])} deals/s",
     ]
     if "ismcts_iterations_per_second" in d:

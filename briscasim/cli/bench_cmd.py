@@ -10,7 +10,7 @@ from ..errors import UserError
 @click.option("--deals", type=int, default=1_000_000, show_default=True,
               help="Deals per random vs random measurement.")
 @click.option("--greedy-deals", type=int, default=200_000, show_default=True,
-              help="Deals per greedy vs greedy measurement.")
+              help="Deals per greedy vs greedy (and expert vs expert) measurement.")
 @click.option("--repeats", type=int, default=3, show_default=True,
               help="Runs per figure; the best is kept.")
 @click.option("--memory-deals", default="10000,100000,1000000", show_default=True,

@@ -43,6 +43,9 @@ KIND_ISMCTS = 2
 KIND_PIMC = 3
 KIND_OMNISCIENT = 4
 KIND_USER = 5
+KIND_EXPERT = 6
+KIND_HOARD = 7
+KIND_COUNTER = 8
 
 # Swap policies (kinds[seat, 1]). SWAP_BY_PLAY leaves the decision to the play strategy.
 SWAP_BY_PLAY = 0

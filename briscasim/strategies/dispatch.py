@@ -1,6 +1,7 @@
 """From a seat's strategy ids to its decision: one dispatcher for every caller.
 
-Random, greedy and the swap policies are compiled into the batch kernels. The search
+Random, greedy, the rule-based players (expert, hoard, counter) and the swap policies are
+compiled into the batch kernels. The search
 strategies (ISMCTS, PIMC, the omniscient reference) and a user strategy are reached through
 function slots, so the kernels compile without them and a run compiles a search strategy
 only when its lineup holds one (:func:`search_function`, :mod:`briscasim.jit`).
@@ -20,9 +21,13 @@ from ..engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_S
                              PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
-from .api import (KIND_GREEDY, KIND_ISMCTS, KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER,
-                  SWAP_BY_PLAY, StrategyFunction)
+from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
+                  KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER, SWAP_BY_PLAY,
+                  StrategyFunction)
+from .counter import counter_strategy
+from .expert import expert_strategy
 from .greedy import greedy_strategy
+from .hoard import hoard_strategy
 from .ismcts import ismcts_strategy
 from .omniscient import omniscient_strategy
 from .pimc import pimc_strategy
@@ -37,10 +42,12 @@ HAS_GREEDY = 2
 HAS_USER = 4
 HAS_SEARCH = 8          # ismcts, pimc or omniscient
 HAS_SWAP_POLICY = 16    # a swap policy other than by_play
-PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_USER | HAS_SEARCH
+HAS_RULED = 32          # expert, hoard or counter
+PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_USER | HAS_SEARCH | HAS_RULED
 EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
+RULED_KINDS = (KIND_EXPERT, KIND_HOARD, KIND_COUNTER)
 _PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY, KIND_USER: HAS_USER,
-             **{k: HAS_SEARCH for k in SEARCH_KINDS}}
+             **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_RULED for k in RULED_KINDS}}
 
 SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY)
 """The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
@@ -165,6 +172,13 @@ def decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public,
         return random_strategy(rules, public, hand, legal, seat, sig, p, rng)
     if _plays(shape, HAS_GREEDY, kinds, e, KIND_GREEDY):
         return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng)
+    # the rule-based players are called, not inlined: a kernel compiles each once
+    if shape & HAS_RULED != 0 and kinds[e, 0] == KIND_EXPERT:
+        return expert_strategy(rules, public, hand, legal, seat, sig, p, rng)
+    if shape & HAS_RULED != 0 and kinds[e, 0] == KIND_HOARD:
+        return hoard_strategy(rules, public, hand, legal, seat, sig, p, rng)
+    if shape & HAS_RULED != 0 and kinds[e, 0] == KIND_COUNTER:
+        return counter_strategy(rules, public, hand, legal, seat, sig, p, rng)
     if _plays(shape, HAS_USER, kinds, e, KIND_USER):
         return user_fns[e](rules, public, hand, legal, seat, sig, p, rng)
     if shape & HAS_SEARCH != 0:

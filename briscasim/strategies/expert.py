@@ -1,0 +1,331 @@
+"""``expert``: a fast rule-based player for two, tuned on duplicate deals against greedy.
+
+Two players, ``objective = most`` (what it was built and tuned for). Every card has a *keep
+value*, what holding it on is worth in points, worked out from what the seat has seen:
+
+- a trump is worth ``trump_keep_early`` while the stock is full, falling linearly to
+  ``trump_keep_late`` as it runs out, and ``high_trump_keep`` more for the trump A or 3;
+- a plain card is worth ``plain_keep`` per point it carries (negative: a load is a liability
+  while the other hand may still take it);
+- a card no card the opponent may hold can beat (every stronger card of its suit and, for a
+  plain card, every trump already played) is worth ``master_keep`` more.
+
+The cards the opponent may hold are counted from the public knowledge of every card
+(``view.where``): unseen cards not in the seat's own hand, the face-up card, and cards
+publicly known to be in the opponent's hand. A card's *beaters* are those of them that beat
+it. Then
+
+1. **following** (the seat plays last): for each legal card, the points it takes (or gives
+   away: the table and the card itself) minus its keep value; the best is played. This wins
+   a trick with a plain card when it can, spends a trump on a trick worth more than it, and
+   otherwise throws the card cheapest to lose;
+2. **leading**: the card of least keep value plus ``lead_risk`` times its points times the
+   share of the opponent's possible cards that beat it (about the chance of losing it);
+3. **the endgame**: once the stock is empty every card is known (what the seat does not hold
+   and has not seen played is in the opponent's hand), and with ``endgame`` on the rest of
+   the deal is solved exactly by a small minimax over the cards (:func:`endgame_value`):
+   first to win the deal, then by the final point margin.
+
+With more than two players, or under ``objective = fewest``, it plays as ``greedy`` with the
+first six parameters, which mean what they mean for greedy (``trump_threshold``,
+``high_trump_threshold``, ``trump_keep``, ``objective``, ``swap``, ``use_signals``). A swap
+offer (without a swap policy) is answered as greedy answers it. Deterministic: no randomness.
+
+Tuning (``scripts/tune_expert.py``): a coordinate search over the keep values and
+``lead_risk``, each candidate scored against greedy on the same duplicate brisca-2 deals
+(seats swapped), with fresh deals for the final measurement; the defaults below are its
+result (the script's docstring records the run, its seeds and the figures).
+"""
+import numpy as np
+from numba import njit
+
+from ..engine.core import beats, card_face, card_points, card_strength, card_suit
+from ..engine.layout import KNOWN_FACE_UP, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD
+from . import view as V
+from .api import KIND_EXPERT
+from .greedy import DEFINITION as GREEDY, _fewest, greedy_strategy
+from .params import Param, StrategyDef
+
+# slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
+P_TRUMP_KEEP_EARLY = 6
+P_TRUMP_KEEP_LATE = 7
+P_HIGH_TRUMP_KEEP = 8
+P_PLAIN_KEEP = 9
+P_MASTER_KEEP = 10
+P_LEAD_RISK = 11
+P_ENDGAME = 12
+
+DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
+    Param("trump_keep_early", float, 4.0, -50.0, 100.0,
+          "points a trump is worth in hand while the stock is full"),
+    Param("trump_keep_late", float, 6.0, -50.0, 100.0,
+          "points a trump is worth in hand as the stock runs out"),
+    Param("high_trump_keep", float, 12.0, -50.0, 100.0,
+          "points the trump A or 3 is worth in hand on top of a trump's"),
+    Param("plain_keep", float, 0.2, -2.0, 2.0,
+          "worth in hand of a plain card per point it carries"),
+    Param("master_keep", float, 7.0, -50.0, 100.0,
+          "worth in hand of a card nothing the opponent may hold can beat"),
+    Param("lead_risk", float, 2.0, 0.0, 5.0,
+          "weight of the points a lead may lose: points times the share of the opponent's "
+          "possible cards that beat it"),
+    Param("endgame", bool, True, doc="solve the deal exactly once the stock is empty (two "
+          "players)"),
+), "two players: keep values from counted cards, exact endgame; otherwise greedy")
+
+WIN = 1000.0
+_A, _THREE = 0, 1
+_EMPTY = 255
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _slot(packed, i):
+    """Card in slot ``i`` (0..2) of a packed hand (8 bits a slot, 255: empty), or NO_CARD."""
+    b = (packed >> (8 * i)) & 255
+    return NO_CARD if b == _EMPTY else b
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _without(packed, i):
+    """The packed hand with slot ``i`` emptied."""
+    return packed | (_EMPTY << (8 * i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _trick(rules, trump, mine, theirs, i_lead, margin):
+    """Margin after the seat plays ``mine`` and the opponent ``theirs`` to a trick the seat
+    leads if ``i_lead``; and whether the seat takes it."""
+    lead = mine if i_lead else theirs
+    follow = theirs if i_lead else mine
+    pts = card_points(rules, lead) + card_points(rules, follow)
+    i_take = beats(rules, follow, lead, trump) != i_lead
+    return (margin + pts if i_take else margin - pts), i_take
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _final(margin):
+    """Value of a finished deal: the margin, plus or minus ``WIN`` for a won or lost deal."""
+    return margin + (WIN if margin > 0 else (-WIN if margin < 0 else 0.0))
+
+
+@njit(cache=True, _nrt=False)
+def _last_trick(rules, trump, mine, theirs, i_lead, margin):
+    """Value of the last trick: the seat plays card ``mine``, the opponent ``theirs``."""
+    m, _ = _trick(rules, trump, mine, theirs, i_lead, margin)
+    return _final(m)
+
+
+@njit(cache=True, _nrt=False)
+def _two_tricks(rules, trump, mine, theirs, i_lead, margin):
+    """Minimax value of the last two tricks, two cards each (packed hands; the loops of
+    :func:`_three_tricks` with two cards, written out: numba caches no recursion)."""
+    best = -np.inf if i_lead else np.inf
+    for i in range(2):
+        worst = np.inf if i_lead else -np.inf
+        for j in range(2):
+            a = i if i_lead else j          # the seat's slot
+            b = j if i_lead else i          # the opponent's
+            m, take = _trick(rules, trump, _slot(mine, a), _slot(theirs, b), i_lead, margin)
+            v = _last_trick(rules, trump, _slot(mine, 1 - a), _slot(theirs, 1 - b), take, m)
+            worst = min(worst, v) if i_lead else max(worst, v)
+        best = max(best, worst) if i_lead else min(best, worst)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _compact(packed):
+    """The packed hand with its cards moved to the first slots."""
+    out = -1
+    k = 0
+    for i in range(3):
+        c = _slot(packed, i)
+        if c != NO_CARD:
+            out = (out & ~(255 << (8 * k))) | (c << (8 * k))
+            k += 1
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _three_tricks(rules, trump, mine, theirs, i_lead, margin):
+    """Minimax value of the last three tricks, three cards each (packed hands)."""
+    best = -np.inf if i_lead else np.inf
+    for i in range(3):
+        worst = np.inf if i_lead else -np.inf
+        for j in range(3):
+            a = i if i_lead else j
+            b = j if i_lead else i
+            m, take = _trick(rules, trump, _slot(mine, a), _slot(theirs, b), i_lead, margin)
+            v = _two_tricks(rules, trump, _compact(_without(mine, a)),
+                            _compact(_without(theirs, b)), take, m)
+            worst = min(worst, v) if i_lead else max(worst, v)
+        best = max(best, worst) if i_lead else min(best, worst)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _after(rules, trump, mine, theirs, i_lead, margin, cards):
+    """Value of the rest of the deal with ``cards`` cards in each hand (0..3)."""
+    mine = _compact(mine)
+    theirs = _compact(theirs)
+    if cards == 0:
+        return _final(margin)
+    if cards == 1:
+        return _last_trick(rules, trump, _slot(mine, 0), _slot(theirs, 0), i_lead, margin)
+    if cards == 2:
+        return _two_tricks(rules, trump, mine, theirs, i_lead, margin)
+    return _three_tricks(rules, trump, mine, theirs, i_lead, margin)
+
+
+@njit(cache=True, _nrt=False)
+def endgame_value(rules, public, hand, seat, card):
+    """Exact value for ``seat`` of playing ``card`` in a 2-player deal whose stock is empty
+    (``view.to_draw(public) == 0``): what it does not hold and has not seen played is its
+    opponent's hand. The value is the final point margin (the seat's points minus the
+    opponent's), plus 1000 for a won deal, minus 1000 for a lost one, both sides playing
+    perfectly from here (minimax over the cards; jitted).
+
+    Usable from any strategy with the seat's view; ``card`` must be one of ``hand``. Returns
+    NaN if the cards the opponent may hold are not exactly its hand (cards out of sight that
+    are not in play).
+    """
+    trump = V.trump(public)
+    opp = 1 - seat
+    theirs = -1
+    k = 0
+    for c in range(N_CARD_IDS):
+        w = V.where(public, c)
+        if (w == KNOWN_UNSEEN and hand[0] != c and hand[1] != c and hand[2] != c) or w == opp:
+            if k == 3:
+                return np.nan
+            theirs = (theirs & ~(255 << (8 * k))) | (c << (8 * k))
+            k += 1
+    mine = -1
+    mk = 0
+    for i in range(3):
+        c = np.int64(hand[i])
+        if c != NO_CARD and c != card:
+            mine = (mine & ~(255 << (8 * mk))) | (c << (8 * mk))
+            mk += 1
+    margin = float(V.points(public, V.side_of(rules, seat))
+                   - V.points(public, V.side_of(rules, opp)))
+    if V.trick_size(public) == 0:
+        if k != mk + 1:
+            return np.nan
+        # the opponent answers the lead with the card worst for the seat
+        worst = np.inf
+        for j in range(k):
+            m, take = _trick(rules, trump, card, _slot(theirs, j), True, margin)
+            worst = min(worst, _after(rules, trump, mine, _without(theirs, j), take, m, mk))
+        return worst
+    if k != mk:
+        return np.nan
+    lead = V.trick_card(public, 0)
+    m, take = _trick(rules, trump, card, lead, False, margin)
+    return _after(rules, trump, mine, theirs, take, m, mk)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _popcount(x):
+    """Set bits of ``x`` (a mask of at most 48 card bits)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _beaters(rules, card, trump):
+    """Mask of the cards that beat ``card`` led or winning: the stronger cards of its suit,
+    and every trump if it is a plain card."""
+    suit = card_suit(rules, card)
+    strength = card_strength(rules, card)
+    first = 12 * suit
+    m = np.int64(0)
+    for f in range(12):
+        m |= np.int64(card_strength(rules, first + f) > strength) << (first + f)
+    plain = np.int64(suit != trump)
+    return m | ((-plain) & (np.int64(0xFFF) << (12 * trump)))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _keep(rules, params, card, trump, beaters, stock_share):
+    """Keep value of ``card`` (module docstring)."""
+    pts = card_points(rules, card)
+    if card_suit(rules, card) == trump:
+        k = (params[P_TRUMP_KEEP_LATE]
+             + (params[P_TRUMP_KEEP_EARLY] - params[P_TRUMP_KEEP_LATE]) * stock_share)
+        face = card_face(rules, card)
+        if (face == _A) | (face == _THREE):
+            k += params[P_HIGH_TRUMP_KEEP]
+    else:
+        k = params[P_PLAIN_KEEP] * pts
+    if beaters == 0:
+        k += params[P_MASTER_KEEP]
+    return k + 0.001 * card_strength(rules, card)   # ties: spend the weaker card
+
+
+@njit(cache=True, _nrt=False)
+def _play_two(rules, public, hand, legal, seat, params):
+    """The decision of the seat in a 2-player deal, ``objective = most``."""
+    k = legal.shape[0]
+    if k == 1:
+        return legal[0]
+    if V.to_draw(public) == 0 and params[P_ENDGAME] != 0:
+        best = legal[0]
+        best_v = -np.inf
+        for i in range(k):
+            v = endgame_value(rules, public, hand, seat, legal[i])
+            if v > best_v:
+                best = legal[i]
+                best_v = v
+        if best_v > -np.inf:     # not NaN: every card was known
+            return best
+    trump = V.trump(public)
+    opp = 1 - seat
+    c0 = legal[0]
+    c1 = legal[1]
+    c2 = legal[2] if k > 2 else legal[1]
+    # the cards the opponent may hold, as a bit mask (branch-free: which they are is as
+    # random as the deal)
+    mask = np.int64(0)
+    for c in range(N_CARD_IDS):
+        w = V.where(public, c)
+        may = (w == KNOWN_UNSEEN) | (w == opp) | (w == KNOWN_FACE_UP)
+        mask |= np.int64(may) << c
+    for i in range(3):
+        c = np.int64(hand[i])
+        mask &= ~(np.int64(c >= 0) << (c if c >= 0 else 0))
+    possible = _popcount(mask)
+    b0 = _popcount(mask & _beaters(rules, c0, trump))
+    b1 = _popcount(mask & _beaters(rules, c1, trump))
+    b2 = _popcount(mask & _beaters(rules, c2, trump))
+    full = V.players(rules) * (V.tricks_in_deal(public) - 3)
+    stock_share = V.to_draw(public) / full if full > 0 else 0.0
+    leading = V.trick_size(public) == 0
+    lead = V.trick_card(public, 0)
+    table = card_points(rules, lead) if not leading else 0
+    best = c0
+    best_v = -np.inf
+    for i in range(k):
+        c = legal[i]
+        beaters = b0 if i == 0 else (b1 if i == 1 else b2)
+        keep = _keep(rules, params, c, trump, beaters, stock_share)
+        pts = card_points(rules, c)
+        if leading:
+            risk = params[P_LEAD_RISK] * pts * beaters / possible if possible > 0 else 0.0
+            v = -keep - risk
+        else:
+            won = table + pts
+            v = (won if beats(rules, c, lead, trump) else -won) - keep
+        if v > best_v:
+            best = c
+            best_v = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
+    """The expert decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
+    if V.players(rules) != 2 or V.swap_offered(public) or _fewest(rules, params):
+        return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
+    return _play_two(rules, public, hand, legal, seat, params)
