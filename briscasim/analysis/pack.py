@@ -79,9 +79,13 @@ QUESTIONS = {q.name: q for q in (
              "deal and play, and how many deals the better player needs to win 95% of matches.",
              ("luck_skill", "luck_skill_ismcts")),
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
-             "Does holding the 7 of trumps help a strong player? ISMCTS at 1000 iterations a "
-             "move on both sides (the opponent swaps at once), in brisca-2 under both swap "
-             "timings, on duplicate deals.", ("hold_the_seven_strong",)),
+             "Does holding the 7 of trumps help a strong player, and in which variants? ISMCTS "
+             "at 1000 iterations a move on both sides (the opponent swaps at once) holds the 7 "
+             "to the last chance or swaps at once, in brisca-2 under both swap timings, on "
+             "duplicate deals. (`expert` does not exist in briscasim yet, so only ISMCTS plays "
+             "here; the target half-width of 0.5 percentage points needs more deals than this "
+             "run's compute budget: the Method section gives the half-width reached.)",
+             ("hold_the_seven_strong",)),
 )}
 
 

@@ -171,6 +171,12 @@ def conclusion(pairs: pd.DataFrame, elo: pd.DataFrame) -> list[str]:
                      + "".join(f" The cheating omniscient reference rates {r['rating']:.0f} "
                                f"[{r['lo']:.0f}, {r['hi']:.0f}]." for _, r in
                                g[g["cheating"]].iterrows()))
+        p = pairs[(pairs["variant"] == v) & pairs["b"].isin(["random", "greedy"])
+                  & ~pairs["a"].str.startswith(CHEATING)]
+        if len(p):
+            lines.append("  Head to head: " + "; ".join(
+                f"{r['a']} vs {r['b']} {stats.fmt_ci(r['score'], r['lo'], r['hi'])}%"
+                for _, r in p.iterrows()) + ".")
     return lines
 
 

@@ -122,8 +122,10 @@ def conclusion(t: pd.DataFrame, d: pd.DataFrame) -> list[str]:
     for _, r in t[t["signals"] != "none"].iterrows():
         est = stats.Estimate(r["score"], r["lo"], r["hi"], r["deals"])
         lines.append(f"- **{r['a']} against {r['b']}, {r['variant']}:** the first side scores "
-                     f"{est.fmt()}% ({stats.verdict(est, 'ahead', 'behind', 0.5)} of an even "
-                     f"50%) and takes "
+                     f"{est.fmt()}% ("
+                     + stats.verdict(est, "ahead of an even 50%", "behind an even 50%", 0.5,
+                                     "not distinguishable from an even 50%")
+                     + ") and takes "
                      f"{stats.fmt_ci(r['points_diff'], r['points_lo'], r['points_hi'], 1, 2, True)}"
                      " card points per deal more than the other side.")
     for _, r in d.iterrows():

@@ -21,6 +21,7 @@ call :func:`wilson_interval` and should not pay for the rest.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -205,7 +206,12 @@ def bradley_terry(a, b, score, plays, anchor: int = 0, prior_draws: float = 0.0)
     X[np.arange(len(a)), a] += 1.0
     X[np.arange(len(b)), b] -= 1.0
     free = [i for i in range(k) if i != anchor]
-    fit = sm.GLM(won / n, X[:, free], family=sm.families.Binomial(), var_weights=n).fit()
+    with warnings.catch_warnings():
+        # as many pairings as free ratings leaves no residual degrees of freedom (harmless:
+        # the binomial scale is fixed at 1), and a near sweep looks like separation
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.filterwarnings("ignore", message=".*[Pp]erfect separation")
+        fit = sm.GLM(won / n, X[:, free], family=sm.families.Binomial(), var_weights=n).fit()
     theta, se = np.zeros(k), np.zeros(k)
     theta[free] = fit.params
     se[free] = fit.bse
@@ -286,7 +292,7 @@ def fmt_ci(m, lo, hi, scale: float = 100.0, digits: int = 1, sign: bool = False)
 
 
 def verdict(est: Estimate, up: str = "higher", down: str = "lower",
-            null: float = 0.0) -> str:
+            null: float = 0.0, same: str = "not distinguishable from no difference") -> str:
     """Which side of ``null`` the interval lies on, in words."""
     if math.isnan(est.lo):
         return "not measurable"
@@ -294,4 +300,4 @@ def verdict(est: Estimate, up: str = "higher", down: str = "lower",
         return up
     if est.hi < null:
         return down
-    return "not distinguishable from no difference"
+    return same

@@ -86,6 +86,7 @@ def _row(run, cell, variant, play, c_score, c_margin) -> dict:
     held = rec["swap7_declined"].to_numpy() > 0
     lost = held & ~swapped
     won = entry_won(rec, n, rules.side_of)
+    lost_ci = stats.mean_ci(pd.Series(lost).groupby(rec["deal"].to_numpy()).mean())
     s = stats.mean_ci(score)
     control = cell["labels"][0].endswith("+immediate")
     ds = stats.paired(score, c_score) if not control else stats.Estimate(0, 0, 0, s.n)
@@ -96,6 +97,7 @@ def _row(run, cell, variant, play, c_score, c_margin) -> dict:
                 d_score=ds.mean, d_score_lo=ds.lo, d_score_hi=ds.hi, d_score_p=ds.p,
                 d_margin=dm.mean, d_margin_lo=dm.lo, d_margin_hi=dm.hi,
                 swapped=swapped.mean(), held=held.mean(), lost=lost.mean(),
+                lost_lo=lost_ci.lo, lost_hi=lost_ci.hi,
                 lost_if_held=lost.sum() / held.sum() if held.any() else math.nan,
                 win_if_lost=float(won[lost].mean()) if lost.any() else math.nan,
                 spec=run.name)
@@ -195,19 +197,25 @@ def lost_bars(t: pd.DataFrame):
     g["cell"] = g["variant"] + ", " + g["play"]
     cells = list(dict.fromkeys(g["cell"]))
     policies = list(dict.fromkeys(g["policy"]))
-    fig, axes = figure(1, 1, panel_height=0.4 + 0.09 * len(policies) * len(cells))
+    fig, axes = figure(1, 1, panel_height=0.5 + 0.1 * len(policies) * len(cells))
     ax = axes[0, 0]
     height = 0.8 / len(cells)
     for i, cell in enumerate(cells):
         h = g[g["cell"] == cell].set_index("policy").reindex(policies)
         y = np.arange(len(policies)) + (i - (len(cells) - 1) / 2) * height
         ax.barh(y, 100 * h["lost"], height * 0.9, color=PALETTE[i % len(PALETTE)], label=cell)
+        ax.errorbar(100 * h["lost"], y, xerr=np.nan_to_num(
+            [100 * (h["lost"] - h["lost_lo"]), 100 * (h["lost_hi"] - h["lost"])]),
+            fmt="none", ecolor="black", elinewidth=0.8, capsize=1.5)
     ax.set_yticks(range(len(policies)), policies)
     ax.invert_yaxis()
-    ax.set_xlabel("plays in which entry 0 declined the 7-swap and never made it (%)")
-    ax.set_title("How often holding loses the swap altogether")
+    ax.set_xlabel("plays in which entry 0 declined the 7-swap and never made it (%), 95% CI")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="lower right")
+    if len(cells) > 1:
+        ax.set_title("How often holding loses the swap altogether")
+        fig.legend(loc="outside right upper")
+    else:
+        ax.set_title(f"How often holding loses the swap altogether ({cells[0]})")
     return fig
 
 
@@ -224,7 +232,11 @@ def conclusion(t: pd.DataFrame) -> list[str]:
         def d(r):
             return stats.fmt_ci(r["d_score"], r["d_score_lo"], r["d_score_hi"], sign=True,
                                 digits=2) + " pp"
-        if sig_up:
+        if len(g) == 1:
+            s = (f"- **{variant}, {play}: "
+                 + ("holding pays" if sig_up else "swap at once" if sig_down else
+                    "holding neither helps nor hurts measurably") + ".**")
+        elif sig_up:
             s = (f"- **{variant}, {play}: holding pays.** Best: *{best['policy']}*, {d(best)} "
                  f"of score against swapping at once; significantly better: "
                  f"{', '.join(sig_up)}.")
