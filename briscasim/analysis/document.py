@@ -3,7 +3,7 @@ specs, how to regenerate it, what it cost, how its intervals are made) and writi
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -17,14 +17,15 @@ class Context:
 
     ``title`` and ``question`` default to the run's spec name and description; ``regenerate``
     is the command that writes the report again; ``root`` is the folder spec paths are
-    relative to (links from the report to the specs); ``quick`` marks a smoke run."""
+    relative to (links from the report to the specs); ``quick`` marks a smoke run; ``note``
+    is a paragraph for the header (e.g. what the compute was when the manifest cannot say)."""
     out: Path
     regenerate: str = ""
     title: str | None = None
     question: str | None = None
     quick: bool = False
     root: Path | None = None
-    extra: dict = field(default_factory=dict)
+    note: str = ""
 
 
 INTERVALS = ("Intervals are 95%: a score (wins + draws/2) or a margin is a t interval over "
@@ -47,7 +48,10 @@ def header(runs: list[Run], ctx: Context, holm: bool = False) -> list[str]:
     out += [f"Specs: {specs}."
             + (f" Regenerate: `{ctx.regenerate}`" if ctx.regenerate else "")
             + (" (this is a `--quick` smoke run: too few deals for conclusions)"
-               if ctx.quick else "") + ".", "", cost_line(runs), "",
+               if ctx.quick else "") + ".", "", cost_line(runs), ""]
+    if ctx.note and not ctx.quick:
+        out += [ctx.note, ""]
+    out += [
             f"Generated {_dt.date.today().isoformat()}. " + INTERVALS.format(
                 holm=("; where a table makes several comparisons, the p-values are Holm-"
                       "adjusted (column *p adj*) and a difference is called significant only "

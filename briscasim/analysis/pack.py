@@ -41,6 +41,7 @@ class Question:
     title: str
     question: str
     specs: tuple[str, ...]
+    note: str = ""
 
 
 QUESTIONS = {q.name: q for q in (
@@ -81,11 +82,17 @@ QUESTIONS = {q.name: q for q in (
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
              "Does holding the 7 of trumps help a strong player, and in which variants? ISMCTS "
              "at 1000 iterations a move on both sides (the opponent swaps at once) holds the 7 "
-             "to the last chance or swaps at once, in brisca-2 under both swap timings, on "
-             "duplicate deals. (`expert` does not exist in briscasim yet, so only ISMCTS plays "
-             "here; the target half-width of 0.5 percentage points needs more deals than this "
-             "run's compute budget: the Method section gives the half-width reached.)",
-             ("hold_the_seven_strong",)),
+             "to the last chance or swaps at once, in brisca-2 (swap before the draw), on "
+             "duplicate deals. `expert` does not exist in briscasim yet, so only ISMCTS plays "
+             "here. The target half-width of 0.5 percentage points would need about 4,500 "
+             "deals per cell (2.3 times this run); other variants (after_draw, four players) "
+             "did not fit the compute budget: the Method section gives the half-width reached.",
+             ("hold_the_seven_strong",),
+             note="Compute, measured: the 4,000 deals (8,000 plays of ISMCTS against ISMCTS) "
+                  "took 22.7 min of wall time on one worker thread, about 9 CPU minutes (the "
+                  "2-core machine was shared with three other jobs). The run folder was "
+                  "completed from an identical earlier run of these two cells (same spec "
+                  "cells, seed and chunks), so its manifest records no time."),
 )}
 
 
@@ -182,5 +189,6 @@ def answer(name: str, opts: Options, log=None) -> Path:
     analysis.check([Run(opts.runs / s.name, {"spec": s.resolved()}) for s in specs])  # first
     runs = [run_spec(s, opts, log) for s in q.specs]
     ctx = Context(out=opts.reports / name, title=q.title, question=q.question,
-                  regenerate=f"briscasim research {name}", quick=opts.quick, root=ROOT)
+                  regenerate=f"briscasim research {name}", quick=opts.quick, root=ROOT,
+                  note=q.note)
     return analysis.analyse(runs, ctx)
