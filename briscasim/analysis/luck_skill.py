@@ -40,7 +40,7 @@ def check(runs: list[Run]) -> None:
             ensure(len(run.rules(cell).sides) == 2, NAME, run,
                    f"cell {cell['id']} ({cell['preset']}) has {len(run.rules(cell).sides)} "
                    "sides", "it needs two sides (two players, or two teams)")
-            ensure(len(cell["labels"]) == 2 and cell["rotations"] > 1, NAME, run,
+            ensure(len(cell["labels"]) == 2 and cell["rotations"] == 2, NAME, run,
                    f"cell {cell['id']} is not a pairing on duplicate deals",
                    "use lineup = [A, B] with duplicate deals")
             ensure(cell["rules"]["match"] == "deal", NAME, run,
@@ -108,30 +108,39 @@ def regression(d: pd.DataFrame) -> dict:
 
 
 def decomposition(d: pd.DataFrame, resamples: int = 400, seed: int = 0) -> dict:
-    """Share of the margin's variance that changes with the deal (within a duplicate deal:
-    the cards and seat) against what stays (between deals: the play), with a bootstrap
-    interval over deals (``scipy.stats.bootstrap``)."""
+    """The mean square of the first strategy's point margin split into the deal, the
+    strategy and the rest, with bootstrap intervals over deals (``scipy.stats.bootstrap``).
+
+    In a duplicate deal the first strategy holds one side's cards in rotation 0 and the
+    other side's in rotation 1, so whatever the cards (and seats) give it in one rotation
+    they take away in the other: the deal's variance is minus the covariance of its two
+    margins. The strategy's part is the squared mean margin (its systematic edge); the rest
+    (play randomness, interactions of cards and play) is what remains of the mean square.
+    """
     from scipy.stats import bootstrap
     w = d.pivot_table(index="deal", columns="rotation", values="margin", aggfunc="mean")
     y = w.to_numpy(float)
     y = y[~np.isnan(y).any(axis=1)]
 
-    def shares(y, axis=-1):
-        # y: (..., deals, rotations); axis is the deals axis after bootstrap's moveaxis
-        m = y.mean(axis=-1, keepdims=True)
-        within = ((y - m) ** 2).sum(axis=(-1, -2))
-        total = ((y - y.mean(axis=(-1, -2), keepdims=True)) ** 2).sum(axis=(-1, -2))
-        return within / total
+    def parts(y):
+        # y: (..., deals, 2) -> (deal, strategy) shares of the mean square
+        mean_sq = (y ** 2).mean(axis=(-1, -2))
+        c = y - y.mean(axis=-2, keepdims=True)
+        deal = -(c[..., 0] * c[..., 1]).mean(axis=-1)
+        strategy = y.mean(axis=(-1, -2)) ** 2
+        return deal / mean_sq, strategy / mean_sq
 
-    share = float(shares(y))
-    res = bootstrap((np.arange(len(y)),), lambda i, axis=-1: shares(y[i]), vectorized=True,
-                    n_resamples=resamples, confidence_level=stats.LEVEL, method="percentile",
-                    random_state=np.random.default_rng(seed))
+    deal, strategy = (float(x) for x in parts(y))
+    res = bootstrap((np.arange(len(y)),), lambda i, axis=-1: np.stack(parts(y[i])),
+                    vectorized=True, n_resamples=resamples, confidence_level=stats.LEVEL,
+                    method="percentile", random_state=np.random.default_rng(seed))
+    lo, hi = res.confidence_interval
     m = stats.mean_ci(y.mean(axis=1))
     sd = float(y.std(ddof=1))
-    return dict(deal_share=share, deal_lo=float(res.confidence_interval.low),
-                deal_hi=float(res.confidence_interval.high), margin=m.mean, margin_lo=m.lo,
-                margin_hi=m.hi, margin_sd=sd, effect_size=m.mean / sd if sd else math.nan)
+    return dict(deal_share=deal, deal_lo=float(lo[0]), deal_hi=float(hi[0]),
+                strategy_share=strategy, strategy_lo=float(lo[1]), strategy_hi=float(hi[1]),
+                rest_share=1 - deal - strategy, margin=m.mean, margin_lo=m.lo, margin_hi=m.hi,
+                margin_sd=sd, effect_size=m.mean / sd if sd else math.nan)
 
 
 def match_lengths(d: pd.DataFrame) -> dict:
@@ -217,13 +226,15 @@ def analyse(runs: list[Run], ctx: Context):
               "standard errors clustered by deal) gives the log-odds per trump; *R² trumps* / "
               "*R² pairing* are the shares of the null deviance each explains alone (McFadden), "
               "*R² both* together.",
-              "2. **Variance of the point margin.** With the lineup rotated over the seats, a "
-              "deal's margins of the first strategy differ only in which cards (and seat) it "
-              "got: the variance *within* a deal is the deal's part; the variance of the "
-              "deal's mean margin *between* deals is the play's part (skill, and the "
-              "strategies' own randomness). *Deal share* = within / total sum of squares, "
-              "with a 95% percentile bootstrap over deals. The effect size is the mean margin "
-              "over its SD.",
+              "2. **The point margin's mean square, split.** In a duplicate deal the first "
+              "strategy holds one side's cards (and seat) in one rotation and the other side's "
+              "in the other, so what the cards give it in one rotation they take away in the "
+              "other: the *deal* part is minus the covariance of the deal's two margins; the "
+              "*strategy* part is the squared mean margin (the systematic edge); the *rest* "
+              "(play randomness, interactions of cards and play) is what remains. Shares of "
+              "the mean square, with 95% percentile bootstrap intervals over deals. The effect "
+              "size is the mean margin over its SD. The deal's share is estimated from a "
+              "covariance, so a slightly negative estimate is sampling noise around zero.",
               f"3. **Match length.** With independent deals at the better strategy's measured "
               f"win and draw rates: the fewest deals N of a match won on most deals won (a "
               f"level match is not a win) and the fewest deal wins K of a first-to-K match "
@@ -243,10 +254,13 @@ def analyse(runs: list[Run], ctx: Context):
         "pair_effects": ("pairing log-odds against the first pairing", None)}), "",
         f"The first pairing of each preset is the baseline "
         f"({', '.join(sorted(set(reg['baseline'])))}).", "",
-        "## Variance of the point margin", "", markdown_table(dec, {
+        "## The point margin: deal, strategy and the rest", "", markdown_table(dec, {
             "preset": ("preset", None), "pair": ("pairing", None), "deals": ("deals", ","),
-            "s": ("deal share %", lambda r: stats.fmt_ci(r["deal_share"], r["deal_lo"],
-                                                         r["deal_hi"])),
+            "s": ("deal %", lambda r: stats.fmt_ci(r["deal_share"], r["deal_lo"],
+                                                   r["deal_hi"])),
+            "t": ("strategy %", lambda r: stats.fmt_ci(r["strategy_share"], r["strategy_lo"],
+                                                       r["strategy_hi"])),
+            "r": ("rest %", lambda r: f"{100 * r['rest_share']:.1f}"),
             "m": ("mean margin of the first (pts)", lambda r: stats.fmt_ci(
                 r["margin"], r["margin_lo"], r["margin_hi"], 1, 1, True)),
             "margin_sd": ("SD (pts)", ".1f"), "effect_size": ("effect size", "+.2f")}), "",
@@ -300,7 +314,7 @@ def share_chart(dec: pd.DataFrame):
     ax.set_yticks(range(len(presets)), presets)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("share of the point margin's variance decided by the deal (%), 95% CI")
+    ax.set_xlabel("share of the point margin's mean square decided by the deal (%), 95% CI")
     ax.set_title("The deal's share of the point margin")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -344,8 +358,8 @@ def curve_chart(curves: dict):
 def conclusion(reg, dec, mat) -> list[str]:
     lines = []
     r = reg.sort_values("trump_coef")
-    lines.append("- **Trumps dealt decide a lot.** Each trump more in the dealt hand than "
-                 "the opponents' multiplies the odds of winning by "
+    lines.append("- **Trumps dealt.** Each trump more in the dealt hand than the "
+                 "opponents' multiplies the odds of winning by "
                  + f"{math.exp(r['trump_coef'].iloc[0]):.2f} ({r['preset'].iloc[0]}) to "
                  f"{math.exp(r['trump_coef'].iloc[-1]):.2f} ({r['preset'].iloc[-1]}); "
                  "alone they explain "
@@ -353,11 +367,13 @@ def conclusion(reg, dec, mat) -> list[str]:
                  "deviance, the pairing alone "
                  f"{100 * reg['r2_pair'].min():.1f}-{100 * reg['r2_pair'].max():.1f}%.")
     for pair, g in dec.groupby("pair", sort=False):
-        lines.append(f"- **{pair}:** the deal decides "
-                     f"{100 * g['deal_share'].min():.0f}-{100 * g['deal_share'].max():.0f}% of "
-                     "the point margin's variance across presets (lowest "
-                     f"{g.loc[g['deal_share'].idxmin(), 'preset']}, highest "
-                     f"{g.loc[g['deal_share'].idxmax(), 'preset']}).")
+        lines.append(f"- **{pair}:** of the point margin's mean square, the deal decides "
+                     f"{100 * g['deal_share'].min():.0f}-{100 * g['deal_share'].max():.0f}% "
+                     f"across presets (lowest {g.loc[g['deal_share'].idxmin(), 'preset']}, "
+                     f"highest {g.loc[g['deal_share'].idxmax(), 'preset']}), the strategy "
+                     f"{100 * g['strategy_share'].min():.0f}-"
+                     f"{100 * g['strategy_share'].max():.0f}%, the rest (play randomness) "
+                     "the remainder.")
     better = mat.dropna(subset=["best_of"])
     for _, m in better.iterrows():
         if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs"):

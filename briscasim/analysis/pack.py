@@ -76,9 +76,16 @@ QUESTIONS = {q.name: q for q in (
     Question("luck_skill", "Luck or skill: how much of a deal's result does the deal decide?",
              "For each preset with two sides and each strategy pairing (random, greedy, "
              "ismcts): a logistic regression of the result on the signed difference in trumps "
-             "dealt and on the pairing, a decomposition of the point margin's variance into "
-             "deal and play, and how many deals the better player needs to win 95% of matches.",
-             ("luck_skill", "luck_skill_ismcts")),
+             "dealt and on the pairing, a decomposition of the point margin into deal, "
+             "strategy and the rest, and how many deals the better player needs to win 95% of "
+             "matches.", ("luck_skill",),
+             note="Not covered yet: the ISMCTS pairings. Their spec is "
+                  "`experiments/luck_skill_ismcts.toml` (ISMCTS at 1000 iterations against "
+                  "random and greedy in brisca-2 and briscola-2, 400 duplicate deals); it did "
+                  "not fit this report's compute budget. Play it with `briscasim run "
+                  "experiments/luck_skill_ismcts.toml` and analyse it with `briscasim report "
+                  "runs/luck_skill_ismcts` (the spec names this analysis). `expert` does not "
+                  "exist in briscasim yet."),
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
              "Does holding the 7 of trumps help a strong player, and in which variants? ISMCTS "
              "at 1000 iterations a move on both sides (the opponent swaps at once) holds the 7 "
