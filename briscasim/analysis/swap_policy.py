@@ -180,7 +180,7 @@ def forest(t: pd.DataFrame, col: str, scale: float, xlabel: str):
         ax.errorbar(m, y, xerr=err, fmt="o", color=PALETTE[0], markersize=3.5)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(y, policies)
-        ax.set_title(f"{variant}, {play}")
+        ax.set_title(f"{variant}\n{play}", fontsize=8.5)
         ax.grid(axis="y", visible=False)
         if i // cols == rows - 1 or i + cols >= len(groups):
             ax.set_xlabel(xlabel)
