@@ -17,12 +17,14 @@ __version__ = "0.1.0"
 
 
 def _source_digest() -> str:
-    """Digest of the sources that decide results: every module but ``cli/`` and
-    ``experiments/`` (they hold no jitted code), as loaded by this process."""
+    """Digest of the sources that decide results: every module but ``cli/``,
+    ``experiments/``, ``analysis/`` and ``stats.py`` (they hold no jitted code), as loaded by
+    this process."""
     root = pathlib.Path(__file__).parent
     h = hashlib.sha1()
     for p in sorted(q for q in root.rglob("*.py")
-                    if q.relative_to(root).parts[0] not in ("cli", "experiments")):
+                    if q.relative_to(root).parts[0] not in ("cli", "experiments", "analysis",
+                                                            "stats.py")):
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]

@@ -3,8 +3,9 @@
 Each match-up plays ``--deals`` deals of a preset, every deal once per rotation of the lineup
 (``rotations = players``: same cards, every seat taken by each strategy in turn), with
 :func:`briscasim.simulate.play_chunk`. The score of strategy A is ``(wins + draws / 2) /
-deals played`` over all rotations; the 95% CI is from the deal-level scores (a duplicate deal
-averaged over its rotations is one independent observation).
+deals played`` over all rotations; the 95% CI is the t interval over deals of
+:func:`briscasim.analysis.stats.mean_ci` (a duplicate deal averaged over its rotations is one
+independent observation).
 
     python scripts/strength.py                         # the whole ladder (slow)
     python scripts/strength.py --preset brisca-2 --deals 2000 \\
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 
 import numpy as np
 
+from briscasim.analysis.stats import mean_ci
 from briscasim.engine import layout as L
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
@@ -51,11 +52,9 @@ def duplicate_score(preset: str, a: str, b: str, deals: int, seed: int = 1) -> d
             elif w == side[a_seat]:
                 s += 1.0
         per_deal[i] = s / n
-    mean = per_deal.mean()
-    half = 1.96 * per_deal.std(ddof=1) / math.sqrt(deals)
+    s = mean_ci(per_deal)           # the t interval over deals every report gives a score
     return {"preset": preset, "a": a, "b": b, "deals": deals, "rotations": n,
-            "score": round(float(mean), 4), "ci95": [round(float(mean - half), 4),
-                                                      round(float(mean + half), 4)],
+            "score": round(s.mean, 4), "ci95": [round(s.lo, 4), round(s.hi, 4)],
             "seconds": round(dt, 1)}
 
 

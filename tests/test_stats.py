@@ -50,6 +50,9 @@ def test_mean_sd_matches_numpy():
     assert all(math.isnan(v) for v in mean_sd(0, 0, 0))
 
 
-def test_mean_interval():
+def test_mean_interval_is_a_t_interval():
+    # 100 observations: the t quantile with 99 degrees of freedom, 1.9842
     lo, hi = mean_interval(10.0, 2.0, 100)
-    assert (lo, hi) == pytest.approx((10 - Z95 * 0.2, 10 + Z95 * 0.2))
+    assert (lo, hi) == pytest.approx((10 - 1.98422 * 0.2, 10 + 1.98422 * 0.2), rel=1e-5)
+    assert mean_interval(10.0, 2.0, 100, z=Z95) == pytest.approx((10 - Z95 * 0.2,
+                                                                  10 + Z95 * 0.2))

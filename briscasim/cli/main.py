@@ -22,6 +22,7 @@ COMMANDS = {
     "run": ("briscasim.cli.run_cmd", "run", "Run an experiment spec (resumable, local or Dask)."),
     "report": ("briscasim.cli.report_cmd", "report", "Tables, tests and charts of a finished run."),
     "plot": ("briscasim.cli.plot_cmd", "plot", "Charts of a finished run (PNG and SVG)."),
+    "research": ("briscasim.cli.research_cmd", "research", "Answer questions of the research pack."),
     "simulate": ("briscasim.cli.simulate_cmd", "simulate", "Play many deals between strategies."),
     "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
     "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),

@@ -85,13 +85,14 @@ def seat_advantage(sides: pd.DataFrame):
 
 
 def score_distribution(hist: pd.DataFrame):
-    """Share of plays (%) by the side's card points, per strategy; a panel per cell (the
-    first few cells)."""
+    """Share of plays (%) by the side's card points in ``BIN``-point bins (points come in
+    steps of 2, 3, 4, 10 and 11, so one-point bins are jagged), per strategy; a panel per cell
+    (the first few cells, shared axes, panel titles only)."""
     cells = list(dict.fromkeys(hist["label"]))[:MAX_PANELS]
     cols = min(len(cells), 2)
     rows_n = (len(cells) + cols - 1) // cols
     fig, axes = plt.subplots(rows_n, cols, figsize=(7.0, 2.6 * rows_n + 0.6), squeeze=False,
-                             sharex=True)
+                             sharex=True, sharey=True)
     colors = _colors(hist["strategy"])
     for ax, cell in zip(axes.flat, cells):
         h = hist[hist["label"] == cell]
@@ -115,7 +116,6 @@ def score_distribution(hist: pd.DataFrame):
                 labels.append(lab)
     fig.legend(handles, labels, title="strategy", loc="upper center",
                bbox_to_anchor=(0.5, 0.0), ncol=min(len(labels), 3))
-    fig.suptitle("Distribution of card points per deal")
     fig.tight_layout()
     return fig
 

@@ -10,8 +10,10 @@ From Python::
 Tables (one row per ...):
 
 - ``strategies``: cell and lineup entry: plays, win/draw/loss rates with 95% Wilson
-  intervals, score (wins + draws/2), mean, SD and variance of the side's card points, and
-  quantiles of the point margin (own side's points minus the best other side's).
+  intervals (rates over plays), score (wins + draws/2) with its 95% t interval over deals
+  (the interval every analysis of :mod:`briscasim.analysis` gives a score: a duplicate
+  deal's rotations are averaged first), mean, SD and variance of the side's card points,
+  and quantiles of the point margin (own side's points minus the best other side's).
 Every table starts with the cell's id, variant, label and grid values (one column per grid
 key, e.g. ``rules.swap_timing`` or ``lineup.0.stock``).
 
@@ -39,6 +41,7 @@ import pandas as pd
 
 from ..cards import card_code
 from ..rules import Rules
+from ..analysis import stats
 from ..stats import wilson_interval
 from .records import entry_rows, seat_entries
 from .runner import finished, read_checked_chunk
@@ -131,7 +134,12 @@ def summarize(res: Results, long: pd.DataFrame | None = None) -> dict[str, pd.Da
     long = entries(res) if long is None else long
     cells = pd.DataFrame([dict(cell=c["id"], variant=c["variant"], label=c["label"],
                                **_point_columns(c)) for c in res.cells]).set_index("cell")
-    strat = _rates(long, ["cell", "entry", "strategy"]).reset_index()
+    strat = _rates(long, ["cell", "entry", "strategy"])
+    per = long.groupby(["cell", "entry", "deal"])["score"].mean()
+    ci = {k: stats.mean_ci(g.to_numpy()) for k, g in per.groupby(level=["cell", "entry"])}
+    strat["score_lo"] = [ci[(c, e)].lo for c, e, _ in strat.index]
+    strat["score_hi"] = [ci[(c, e)].hi for c, e, _ in strat.index]
+    strat = strat.reset_index()
     strat = cells.join(strat.set_index("cell"), how="right").reset_index()
     sides = _rates(long, ["cell", "side"]).reset_index()
     sides["fair_share"] = sides["cell"].map(
@@ -157,7 +165,6 @@ def _duplicate(res: Results, long: pd.DataFrame, cells: pd.DataFrame) -> pd.Data
     for cell in res.cells:
         if cell["rotations"] < 2:
             continue
-        from scipy import stats                     # slow to import: only when needed
         d = long[long["cell"] == cell["id"]]
         per = d.groupby(["deal", "entry"])[["score", "points"]].mean().unstack("entry")
         k = len(cell["lineup"])
@@ -166,14 +173,9 @@ def _duplicate(res: Results, long: pd.DataFrame, cells: pd.DataFrame) -> pd.Data
                 row = dict(cell=cell["id"], entry_a=a, strategy_a=cell["labels"][a],
                            entry_b=b, strategy_b=cell["labels"][b])
                 for what in ("score", "points"):
-                    x = (per[(what, a)] - per[(what, b)]).to_numpy()
-                    n = x.size
-                    mean, sd = float(x.mean()), float(x.std(ddof=1)) if n > 1 else math.nan
-                    half = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
-                    p = (float(stats.ttest_1samp(x, 0.0).pvalue)
-                         if n > 1 and sd > 0 else (1.0 if n > 1 else math.nan))
-                    row.update({"deals": n, f"{what}_diff": mean, f"{what}_diff_lo": mean - half,
-                                f"{what}_diff_hi": mean + half, f"{what}_p_value": p})
+                    d = stats.paired(per[(what, a)], per[(what, b)])
+                    row.update({"deals": d.n, f"{what}_diff": d.mean, f"{what}_diff_lo": d.lo,
+                                f"{what}_diff_hi": d.hi, f"{what}_p_value": d.p})
                 rows.append(row)
     cols = ["cell", "entry_a", "strategy_a", "entry_b", "strategy_b", "deals"] + [
         f"{w}_{s}" for w in ("score", "points") for s in ("diff", "diff_lo", "diff_hi",
@@ -280,7 +282,9 @@ def _markdown(res: Results, t: dict, figures: dict) -> str:
             f"{amount}; {total:,} deals in {len(spec['cells'])} cells. "
             f"briscasim {v.get('briscasim')} (engine sources `{v.get('engine_sources')}`), "
             f"numpy {v.get('numpy')}, numba {v.get('numba')}, Python {v.get('python')}.", "",
-            "Rates are percentages with 95% Wilson intervals in brackets; points are card "
+            "Rates are percentages with 95% Wilson intervals over plays in brackets; the score "
+            "(wins + draws/2) has a 95% t interval over deals (a duplicate deal's rotations "
+            "averaged first); points are card "
             "points of the player's side; the margin is the side's points minus the best "
             "other side's. CSV files next to this report hold every figure at full precision.",
             ""]
@@ -293,7 +297,9 @@ def _markdown(res: Results, t: dict, figures: dict) -> str:
     out += ["## Strategies", "", markdown_table(t["strategies"], {
         "label": ("cell", None), "strategy": ("strategy", None), "plays": ("plays", ","),
         "win": ("win %", _ci("win")), "draw": ("draw %", _ci("draw")),
-        "score": ("score", ".3f"), "mean_points": ("mean pts", ".1f"),
+        "score": ("score %", lambda r: stats.fmt_ci(r["score"], r["score_lo"],
+                                                    r["score_hi"])),
+        "mean_points": ("mean pts", ".1f"),
         "sd_points": ("SD pts", ".1f"), "var_points": ("var pts", ".0f"),
         "q": ("margin q05 / q50 / q95", lambda r: f"{r['margin_q05']:.0f} / "
               f"{r['margin_q50']:.0f} / {r['margin_q95']:.0f}")}), ""]

@@ -29,7 +29,7 @@ from ..strategies import registry
 from ..strategies.registry import StrategyError, resolve
 
 TOP_KEYS = ("name", "description", "seed", "deals", "target", "chunk", "variants", "seats",
-            "lineup", "duplicate", "grid")
+            "lineup", "duplicate", "grid", "analysis")
 VARIANT_KEYS = ("name", "preset", "rules")
 TARGET_KEYS = ("ci_half_width", "max_deals")
 DEFAULT_CHUNK = 50_000
@@ -91,21 +91,29 @@ class Spec:
     duplicate: bool
     mode: str                          # "seats" or "lineup"
     cells: tuple[Cell, ...] = field(repr=False)
+    analysis: str | None = None        # the named analysis of briscasim.analysis to report
 
     def resolved(self) -> dict:
-        """Everything that decides the results, as plain JSON data (stored in the manifest)."""
-        return dict(name=self.name, seed=self.seed, deals=self.deals, target=self.target,
-                    chunk=self.chunk, duplicate=self.duplicate, mode=self.mode,
-                    cells=[c.to_dict() for c in self.cells])
+        """Everything that decides the results, as plain JSON data (stored in the manifest),
+        and the analysis the spec names, if any."""
+        out = dict(name=self.name, seed=self.seed, deals=self.deals, target=self.target,
+                   chunk=self.chunk, duplicate=self.duplicate, mode=self.mode,
+                   cells=[c.to_dict() for c in self.cells])
+        if self.analysis is not None:
+            out["analysis"] = self.analysis
+        return out
 
     def digest(self) -> str:
-        """A hash of :meth:`resolved`: two specs with the same digest give the same results."""
+        """A hash of :meth:`resolved` without the analysis (it does not change the results):
+        two specs with the same digest give the same results."""
         return digest_of(self.resolved())
 
 
 def digest_of(resolved: dict) -> str:
-    """The digest of a resolved spec (:meth:`Spec.resolved`, or its copy in a manifest)."""
-    text = json.dumps(resolved, sort_keys=True, default=str)
+    """The digest of a resolved spec (:meth:`Spec.resolved`, or its copy in a manifest); the
+    analysis it names is left out."""
+    results = {k: v for k, v in resolved.items() if k != "analysis"}
+    text = json.dumps(results, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -255,8 +263,12 @@ def parse_spec(data: dict, path: str = "<spec>") -> Spec:
     if dup:
         raise UserError(f"{path}: the spec expands to the same cell twice: {sorted(dup)[0]}; "
                         "give the variants different names or remove the repeated grid value")
+    analysis = data.get("analysis")
+    if analysis is not None and not (isinstance(analysis, str) and _NAME.match(analysis)):
+        raise w.error("analysis", analysis, "must be the name of an analysis (briscasim "
+                      "research --list)")
     return Spec(path, name, description, seed, deals, target, chunk, duplicate, mode,
-                tuple(cells))
+                tuple(cells), analysis)
 
 
 def _parse_target(w, t) -> dict:

@@ -1,0 +1,384 @@
+"""``luck_skill``: how much of a deal's result does the deal decide?
+
+For every preset (two sides) and strategy pairing played on duplicate deals:
+
+1. a logistic regression of the pairing's first strategy's result on the signed difference in
+   trumps dealt to its side (the three-card hands, partners added) and on the pairing
+   (standard errors clustered by deal: the cells of a preset share their deals);
+2. a decomposition of the point margin's variance into the deal (what changes when the same
+   cards go to the other strategy: cards and seat) and the play (what stays: the strategies,
+   their skill and their randomness), with bootstrap intervals over deals;
+3. how many deals the better strategy needs to win 95% of matches (most deals won over N
+   deals, or first to K deal wins), from its deal win and draw rates.
+
+Trumps dealt are computed from the deal's cards (:func:`briscasim.game.seeded_deck`, the
+cards the batch simulation dealt for that seed and deal index); the records do not store them.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .. import cards as C
+from ..experiments.report import markdown_table
+from ..experiments.style import MARKERS, PALETTE, figure, save, style
+from . import stats
+from .document import Context, header, write
+from .runs import Run, ensure
+
+NAME = "luck_skill"
+HAND = 3
+TARGET = 0.95
+MAX_DEALS = 2001
+
+
+def check(runs: list[Run]) -> None:
+    for run in runs:
+        for cell in run.cells:
+            ensure(len(run.rules(cell).sides) == 2, NAME, run,
+                   f"cell {cell['id']} ({cell['preset']}) has {len(run.rules(cell).sides)} "
+                   "sides", "it needs two sides (two players, or two teams)")
+            ensure(len(cell["labels"]) == 2 and cell["rotations"] == 2, NAME, run,
+                   f"cell {cell['id']} is not a pairing on duplicate deals",
+                   "use lineup = [A, B] with duplicate deals")
+            ensure(cell["rules"]["match"] == "deal", NAME, run,
+                   f"cell {cell['id']} plays matches", "it needs single deals")
+
+
+def trumps_dealt(rules, seed: int, deals: np.ndarray) -> np.ndarray:
+    """``(len(deals), players)``: trumps in each seat's dealt hand for each deal index."""
+    from ..game import Deal, seeded_deck
+    r = rules.to_array()
+    n = rules.players
+    out = np.zeros((len(deals), n), np.int8)
+    suit = np.array([C.suit_of(c) for c in range(C.N_CARD_IDS)])
+    for i, d in enumerate(np.asarray(deals, np.int64)):
+        deck = seeded_deck(r, seed, int(d))
+        hands = deck[:HAND * n].reshape(HAND, n)            # dealt one card at a time
+        if rules.face_up_reshuffle:                          # the turned card may change
+            trump = Deal.from_seed(rules, seed, int(d)).trump
+        else:
+            trump = suit[deck[HAND * n]]
+        out[i] = (suit[hands] == trump).sum(axis=0)
+    return out
+
+
+def plays(run: Run, cell: dict) -> pd.DataFrame:
+    """One row per play of the pairing's first strategy: deal, rotation, score, margin and
+    the signed trump difference (its side's trumps dealt minus the other side's)."""
+    rules = run.rules(cell)
+    long = run.long(cell)
+    a = long[long["entry"] == 0].copy()
+    deals = np.sort(a["deal"].unique())
+    tr = trumps_dealt(rules, run.spec["seed"], deals)
+    side_of = np.asarray(rules.side_of)
+    side_tr = np.stack([tr[:, side_of == t].sum(axis=1) for t in range(2)], axis=1)
+    row = np.searchsorted(deals, a["deal"].to_numpy())
+    own = side_tr[row, a["side"].to_numpy()]
+    other = side_tr[row, 1 - a["side"].to_numpy()]
+    a["trump_diff"] = own - other
+    a["preset"] = cell["variant"]
+    a["pair"] = f"{cell['labels'][0]} vs {cell['labels'][1]}"
+    return a[["preset", "pair", "deal", "rotation", "result", "score", "margin", "trump_diff"]]
+
+
+def regression(d: pd.DataFrame) -> dict:
+    """Binomial GLM of the score on the trump difference and the pairing, clustered by deal;
+    and the share of the null deviance each explains alone."""
+    pairs = list(dict.fromkeys(d["pair"]))
+    X = pd.DataFrame({"const": 1.0, "trump_diff": d["trump_diff"].astype(float)})
+    for p in pairs[1:]:
+        X[p] = (d["pair"] == p).astype(float)
+    fit = stats.logistic(d["score"], X, groups=d["deal"])
+    ci = fit.conf_int(alpha=1 - stats.LEVEL)
+    out = dict(preset=d["preset"].iloc[0], plays=len(d), deals=int(d["deal"].nunique()),
+               trump_coef=fit.params["trump_diff"], trump_lo=ci.loc["trump_diff", 0],
+               trump_hi=ci.loc["trump_diff", 1], trump_p=fit.pvalues["trump_diff"],
+               baseline=pairs[0])
+    null = stats.logistic(d["score"], X[["const"]]).deviance
+    alone_t = stats.logistic(d["score"], X[["const", "trump_diff"]]).deviance
+    alone_p = stats.logistic(d["score"], X.drop(columns="trump_diff")).deviance
+    out.update(r2_trumps=1 - alone_t / null, r2_pair=1 - alone_p / null,
+               r2_both=1 - fit.deviance / null)
+    out["pair_effects"] = "; ".join(
+        f"{p}: {fit.params[p]:+.2f} [{ci.loc[p, 0]:+.2f}, {ci.loc[p, 1]:+.2f}]" for p in pairs[1:])
+    return out
+
+
+def decomposition(d: pd.DataFrame, resamples: int = 400, seed: int = 0) -> dict:
+    """The mean square of the first strategy's point margin split into the deal, the
+    strategy and the rest, with bootstrap intervals over deals (``scipy.stats.bootstrap``).
+
+    In a duplicate deal the first strategy holds one side's cards in rotation 0 and the
+    other side's in rotation 1, so whatever the cards (and seats) give it in one rotation
+    they take away in the other: the deal's variance is minus the covariance of its two
+    margins. The strategy's part is the squared mean margin (its systematic edge); the rest
+    (play randomness, interactions of cards and play) is what remains of the mean square.
+    """
+    from scipy.stats import bootstrap
+    w = d.pivot_table(index="deal", columns="rotation", values="margin", aggfunc="mean")
+    y = w.to_numpy(float)
+    y = y[~np.isnan(y).any(axis=1)]
+
+    def parts(y):
+        # y: (..., deals, 2) -> (deal, strategy) shares of the mean square
+        mean_sq = (y ** 2).mean(axis=(-1, -2))
+        c = y - y.mean(axis=-2, keepdims=True)
+        deal = -(c[..., 0] * c[..., 1]).mean(axis=-1)
+        strategy = y.mean(axis=(-1, -2)) ** 2
+        return deal / mean_sq, strategy / mean_sq
+
+    deal, strategy = (float(x) for x in parts(y))
+    res = bootstrap((np.arange(len(y)),), lambda i, axis=-1: np.stack(parts(y[i])),
+                    vectorized=True, n_resamples=resamples, confidence_level=stats.LEVEL,
+                    method="percentile", random_state=np.random.default_rng(seed))
+    lo, hi = res.confidence_interval
+    m = stats.mean_ci(y.mean(axis=1))
+    sd = float(y.std(ddof=1))
+    return dict(deal_share=deal, deal_lo=float(lo[0]), deal_hi=float(hi[0]),
+                strategy_share=strategy, strategy_lo=float(lo[1]), strategy_hi=float(hi[1]),
+                rest_share=1 - deal - strategy, margin=m.mean, margin_lo=m.lo, margin_hi=m.hi,
+                margin_sd=sd, effect_size=m.mean / sd if sd else math.nan)
+
+
+def match_lengths(d: pd.DataFrame) -> dict:
+    """Deals (most deals won over N) and deal wins (first to K) the better strategy needs to
+    win 95% of matches, at its measured deal win and draw rates and at the ends of the
+    score's interval."""
+    per = d.groupby("deal")["score"].mean()
+    s = stats.mean_ci(per, null=0.5)
+    win, draw = float((d["result"] == 1).mean()), float((d["result"] == 0).mean())
+    out = dict(score=s.mean, score_lo=s.lo, score_hi=s.hi, win=win, draw=draw)
+    better = s.lo > 0.5 or s.hi < 0.5
+    if not better:
+        return {**out, "best_of": None, "best_of_range": "", "first_to": None,
+                "first_to_range": "", "who": "neither (not distinguishable)"}
+    flip = s.mean < 0.5            # the second strategy is the better one
+    loss = 1 - win - draw
+    w, l_ = (loss, win) if flip else (win, loss)
+
+    def need(win_rate, loss_rate):
+        return (stats.deals_needed(win_rate, 1 - win_rate - loss_rate, TARGET, MAX_DEALS),
+                stats.rounds_needed(win_rate, 1 - win_rate - loss_rate, TARGET, MAX_DEALS))
+    n, k = need(w, l_)
+    # the ends of the interval: move the win/loss split by the score's half-width
+    h = s.half_width
+    n_fast, k_fast = need(min(1.0, w + h), max(0.0, l_ - h))
+    n_slow, k_slow = need(max(0.0, w - h), min(1.0, l_ + h))
+    return {**out, "best_of": n, "first_to": k,
+            "best_of_range": _range(n_fast, n_slow), "first_to_range": _range(k_fast, k_slow),
+            "who": d["pair"].iloc[0].split(" vs ")[1 if flip else 0]}
+
+
+def _range(a, b) -> str:
+    f = (lambda x: f">{MAX_DEALS}" if x is None else str(x))
+    return f"{f(a)}-{f(b)}"
+
+
+def tables(runs: list[Run]):
+    regs, decs, matches, curves = [], [], [], {}
+    for run in runs:
+        by_preset: dict[str, list] = {}
+        for cell in run.cells:
+            d = plays(run, cell)
+            by_preset.setdefault(cell["variant"], []).append(d)
+            dec = decomposition(d)
+            m = match_lengths(d)
+            decs.append(dict(preset=cell["variant"], pair=d["pair"].iloc[0], deals=int(
+                d["deal"].nunique()), spec=run.name, **dec))
+            matches.append(dict(preset=cell["variant"], pair=d["pair"].iloc[0], **m))
+            if m["best_of"] is not None:
+                w = m["win"] if m["who"] == d["pair"].iloc[0].split(" vs ")[0] else \
+                    1 - m["win"] - m["draw"]
+                curves[(cell["variant"], d["pair"].iloc[0])] = stats.match_curve(
+                    w, m["draw"], 201)
+        for preset, parts in by_preset.items():
+            regs.append({**regression(pd.concat(parts, ignore_index=True)), "spec": run.name})
+    reg, dec, mat = pd.DataFrame(regs), pd.DataFrame(decs), pd.DataFrame(matches)
+    reg["trump_p_adj"] = stats.adjust(reg["trump_p"])
+    return reg, dec, mat, curves
+
+
+def analyse(runs: list[Run], ctx: Context):
+    check(runs)
+    reg, dec, mat, curves = tables(runs)
+    ctx.out.mkdir(parents=True, exist_ok=True)
+    with style():
+        save(trump_chart(reg), ctx.out / "trump_effect")
+        save(share_chart(dec), ctx.out / "deal_share")
+        if curves:
+            save(curve_chart(curves), ctx.out / "match_length")
+    lines = header(runs, ctx, holm=True)
+    lines += ["## Conclusion", ""] + conclusion(reg, dec, mat) + [""]
+    lines += ["## Method", "",
+              "Each pairing plays duplicate deals (the same cards once per rotation of the "
+              "seats), so every deal is played with the cards in each strategy's hands. "
+              "Strategies: " + ", ".join(f"`{p}`" for p in dict.fromkeys(dec["pair"]))
+              + ". `expert` does not exist yet in briscasim, so it is not in the table.", "",
+              "1. **Trumps dealt.** For each deal the three-card hands are recomputed from the "
+              "seed and deal index (`briscasim.game.seeded_deck`, the cards the simulation "
+              "dealt); a side's trumps dealt are its players' trumps (partners added), the "
+              "signed difference is the first strategy's side minus the other. A binomial GLM "
+              "(statsmodels) of the first strategy's result (win 1, draw 1/2, loss 0) on the "
+              "trump difference and the pairing (one preset at a time, all its pairings, "
+              "standard errors clustered by deal) gives the log-odds per trump; *R² trumps* / "
+              "*R² pairing* are the shares of the null deviance each explains alone (McFadden), "
+              "*R² both* together.",
+              "2. **The point margin's mean square, split.** In a duplicate deal the first "
+              "strategy holds one side's cards (and seat) in one rotation and the other side's "
+              "in the other, so what the cards give it in one rotation they take away in the "
+              "other: the *deal* part is minus the covariance of the deal's two margins; the "
+              "*strategy* part is the squared mean margin (the systematic edge); the *rest* "
+              "(play randomness, interactions of cards and play) is what remains. Shares of "
+              "the mean square, with 95% percentile bootstrap intervals over deals. The effect "
+              "size is the mean margin over its SD. The deal's share is estimated from a "
+              "covariance, so a slightly negative estimate is sampling noise around zero.",
+              f"3. **Match length.** With independent deals at the better strategy's measured "
+              f"win and draw rates: the fewest deals N of a match won on most deals won (a "
+              f"level match is not a win) and the fewest deal wins K of a first-to-K match "
+              f"(draws count for no one) that the better strategy wins with probability "
+              f"{TARGET:.0%}; the range moves the win rate by the score's 95% half-width. "
+              "The rules' `rounds_to_win` allows K up to 7 only.", "",
+              "![trump effect](trump_effect.png)", "", "![deal share](deal_share.png)", ""]
+    if curves:
+        lines += ["![match length](match_length.png)", ""]
+    lines += ["## Trumps dealt and the pairing", "", markdown_table(reg, {
+        "preset": ("preset", None), "deals": ("deals", ","),
+        "t": ("log-odds per trump", lambda r: stats.fmt_ci(
+            r["trump_coef"], r["trump_lo"], r["trump_hi"], 1, 2, True)),
+        "o": ("odds ratio", lambda r: f"{math.exp(r['trump_coef']):.2f}"),
+        "trump_p_adj": ("p adj", ".2g"), "r2_trumps": ("R² trumps", ".3f"),
+        "r2_pair": ("R² pairing", ".3f"), "r2_both": ("R² both", ".3f"),
+        "pair_effects": ("pairing log-odds against the first pairing", None)}), "",
+        f"The first pairing of each preset is the baseline "
+        f"({', '.join(sorted(set(reg['baseline'])))}).", "",
+        "## The point margin: deal, strategy and the rest", "", markdown_table(dec, {
+            "preset": ("preset", None), "pair": ("pairing", None), "deals": ("deals", ","),
+            "s": ("deal %", lambda r: stats.fmt_ci(r["deal_share"], r["deal_lo"],
+                                                   r["deal_hi"])),
+            "t": ("strategy %", lambda r: stats.fmt_ci(r["strategy_share"], r["strategy_lo"],
+                                                       r["strategy_hi"])),
+            "r": ("rest %", lambda r: f"{100 * r['rest_share']:.1f}"),
+            "m": ("mean margin of the first (pts)", lambda r: stats.fmt_ci(
+                r["margin"], r["margin_lo"], r["margin_hi"], 1, 1, True)),
+            "margin_sd": ("SD (pts)", ".1f"), "effect_size": ("effect size", "+.2f")}), "",
+        "## Match length for 95% of matches", "", markdown_table(mat, {
+            "preset": ("preset", None), "pair": ("pairing", None),
+            "s": ("score of the first %", lambda r: stats.fmt_ci(r["score"], r["score_lo"],
+                                                                 r["score_hi"])),
+            "who": ("better", None),
+            "n": ("deals N (range)", lambda r: "" if pd.isna(r["best_of"]) else
+                  f"{_fmt_n(r['best_of'])} ({r['best_of_range']})"),
+            "k": ("first to K (range)", lambda r: "" if pd.isna(r["first_to"]) else
+                  f"{_fmt_n(r['first_to'])} ({r['first_to_range']})")}), ""]
+    return write(ctx.out, lines, {"regression": reg, "variance": dec, "match_length": mat})
+
+
+def _fmt_n(x) -> str:
+    return f">{MAX_DEALS}" if x is None or pd.isna(x) else f"{int(x)}"
+
+
+def trump_chart(reg: pd.DataFrame):
+    """Log-odds of the result per trump dealt, per preset, with its 95% interval."""
+    fig, axes = figure(1, 1, width="column", panel_height=0.4 + 0.2 * len(reg))
+    ax = axes[0, 0]
+    y = np.arange(len(reg))
+    ax.errorbar(reg["trump_coef"], y, xerr=[reg["trump_coef"] - reg["trump_lo"],
+                                           reg["trump_hi"] - reg["trump_coef"]],
+                fmt="o", color=PALETTE[0])
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, reg["preset"])
+    ax.invert_yaxis()
+    ax.set_xlabel("log-odds of winning per trump dealt, 95% CI")
+    ax.set_title("Trumps dealt")
+    ax.grid(axis="y", visible=False)
+    return fig
+
+
+def share_chart(dec: pd.DataFrame):
+    """The deal's share of the margin's variance, per preset; a marker per pairing."""
+    presets = list(dict.fromkeys(dec["preset"]))
+    pairs = list(dict.fromkeys(dec["pair"]))
+    fig, axes = figure(1, 1, panel_height=0.5 + 0.22 * len(presets))
+    ax = axes[0, 0]
+    off = 0.7 / max(len(pairs), 1)
+    for j, p in enumerate(pairs):
+        g = dec[dec["pair"] == p].set_index("preset").reindex(presets)
+        y = np.arange(len(presets)) + (j - (len(pairs) - 1) / 2) * off
+        ax.errorbar(100 * g["deal_share"], y, xerr=[100 * (g["deal_share"] - g["deal_lo"]),
+                                                    100 * (g["deal_hi"] - g["deal_share"])],
+                    fmt=MARKERS[j % len(MARKERS)], color=PALETTE[j % len(PALETTE)], label=p,
+                    markersize=3.5)
+    ax.set_yticks(range(len(presets)), presets)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of the point margin's mean square decided by the deal (%), 95% CI")
+    ax.set_title("The deal's share of the point margin")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
+
+
+def curve_chart(curves: dict):
+    """Probability that the better strategy wins a match of N deals, one panel per preset
+    (shared axes), a line per pairing; the dotted line is 95%."""
+    presets = list(dict.fromkeys(k[0] for k in curves))
+    pairs = list(dict.fromkeys(k[1] for k in curves))
+    cols = min(3, len(presets))
+    rows = math.ceil(len(presets) / cols)
+    fig, axes = figure(rows, cols, panel_height=1.6, sharex=True, sharey=True)
+    n = np.arange(1, 202)
+    for ax, preset in zip(axes.flat, presets):
+        for j, p in enumerate(pairs):
+            c = curves.get((preset, p))
+            if c is not None:
+                ax.plot(n[::2], 100 * c[::2], color=PALETTE[j % len(PALETTE)], label=p,
+                        linewidth=1.1)
+        ax.axhline(100 * TARGET, color="black", linewidth=0.8, linestyle=":")
+        ax.set_xscale("log")
+        ax.set_title(preset)
+    for ax in axes[-1]:
+        ax.set_xlabel("deals in the match (odd N)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("match won (%)")
+    for ax in axes.flat[len(presets):]:
+        ax.set_visible(False)
+    handles, labels = [], []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(3, len(labels)))
+    return fig
+
+
+def conclusion(reg, dec, mat) -> list[str]:
+    lines = []
+    r = reg.sort_values("trump_coef")
+    lines.append("- **Trumps dealt.** Each trump more in the dealt hand than the "
+                 "opponents' multiplies the odds of winning by "
+                 + f"{math.exp(r['trump_coef'].iloc[0]):.2f} ({r['preset'].iloc[0]}) to "
+                 f"{math.exp(r['trump_coef'].iloc[-1]):.2f} ({r['preset'].iloc[-1]}); "
+                 "alone they explain "
+                 f"{100 * reg['r2_trumps'].min():.1f}-{100 * reg['r2_trumps'].max():.1f}% of the "
+                 "deviance, the pairing alone "
+                 f"{100 * reg['r2_pair'].min():.1f}-{100 * reg['r2_pair'].max():.1f}%.")
+    for pair, g in dec.groupby("pair", sort=False):
+        lines.append(f"- **{pair}:** of the point margin's mean square, the deal decides "
+                     f"{100 * g['deal_share'].min():.0f}-{100 * g['deal_share'].max():.0f}% "
+                     f"across presets (lowest {g.loc[g['deal_share'].idxmin(), 'preset']}, "
+                     f"highest {g.loc[g['deal_share'].idxmax(), 'preset']}), the strategy "
+                     f"{100 * g['strategy_share'].min():.0f}-"
+                     f"{100 * g['strategy_share'].max():.0f}%, the rest (play randomness) "
+                     "the remainder.")
+    better = mat.dropna(subset=["best_of"])
+    for _, m in better.iterrows():
+        if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs"):
+            lines.append(f"- **{m['preset']}, {m['pair']}:** {m['who']} wins 95% of matches "
+                         f"of {_fmt_n(m['best_of'])} deals ({m['best_of_range']}) or of "
+                         f"first to {_fmt_n(m['first_to'])} deal wins "
+                         f"({m['first_to_range']}).")
+    return lines

@@ -1,0 +1,210 @@
+"""Named analyses: the statistics module, trumps dealt, the luck-or-skill and swap-policy
+analyses on small runs, and the one-line refusals of a name that does not exist or fit."""
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from briscasim.analysis import registry, stats
+from briscasim.analysis.document import Context
+from briscasim.analysis.luck_skill import trumps_dealt
+from briscasim.analysis.runs import Run
+from briscasim.errors import UserError
+from briscasim.experiments.runner import run
+from briscasim.experiments.spec import load_spec
+from briscasim.game import Deal
+from briscasim.rules import Rules
+
+PAIRS = """
+name = "luck"
+analysis = "luck_skill"
+seed = 21
+deals = 600
+lineup = ["greedy", "random"]
+[[variants]]
+preset = "brisca-2"
+[[variants]]
+preset = "brisca-4-pairs"
+[grid]
+lineup = [["greedy", "random"], ["random", "random"]]
+"""
+
+SWAPS = """
+name = "swaps"
+analysis = "swap_policy"
+seed = 5
+deals = 800
+lineup = ["greedy+immediate", "greedy+immediate"]
+[[variants]]
+preset = "brisca-2"
+[grid]
+"lineup.0" = ["greedy+immediate", "greedy+never"]
+"""
+
+BRISCOLA = """
+name = "briscola"
+seed = 5
+deals = 50
+lineup = ["greedy", "greedy"]
+[[variants]]
+preset = "briscola-2"
+"""
+
+
+def _run(tmp_path_factory, name, text):
+    d = tmp_path_factory.mktemp(name)
+    (d / "s.toml").write_text(text)
+    return Run.open(run(load_spec(d / "s.toml"), d / "run", progress=False))
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory):
+    return _run(tmp_path_factory, "pairs", PAIRS)
+
+
+@pytest.fixture(scope="module")
+def swaps(tmp_path_factory):
+    return _run(tmp_path_factory, "swaps", SWAPS)
+
+
+@pytest.fixture(scope="module")
+def briscola(tmp_path_factory):
+    return _run(tmp_path_factory, "briscola", BRISCOLA)
+
+
+# ---- statistics -----------------------------------------------------------------------------
+
+def test_mean_ci_and_paired_agree_with_scipy():
+    from scipy import stats as ss
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.2, 1.0, 400)
+    e = stats.mean_ci(x)
+    ci = ss.ttest_1samp(x, 0).confidence_interval(0.95)
+    assert (e.lo, e.hi) == pytest.approx((ci.low, ci.high))
+    assert e.p == pytest.approx(ss.ttest_1samp(x, 0).pvalue) and e.n == 400
+    y = pd.Series(x + rng.normal(0, 0.1, 400))
+    d = stats.paired(y, pd.Series(x))
+    assert d.p == pytest.approx(ss.ttest_rel(y, x).pvalue)
+    # constant differences: no spread, a degenerate interval, nothing to test
+    same = stats.paired(pd.Series([0.5] * 5), pd.Series([0.5] * 5))
+    assert (same.mean, same.lo, same.hi, same.p) == (0, 0, 0, 1.0)
+
+
+def test_holm_adjustment():
+    p = stats.adjust([0.01, 0.04, 0.03, math.nan])
+    assert p[:3] == pytest.approx([0.03, 0.06, 0.06])
+    assert math.isnan(p[3])
+
+
+def test_match_probabilities():
+    assert stats.match_win_probability(0.6, 0.0, 1) == pytest.approx(0.6)
+    assert stats.match_win_probability(0.6, 0.0, 3) == pytest.approx(0.648)
+    # a level match is not a win: two deals, one each
+    assert stats.match_win_probability(0.6, 0.0, 2) == pytest.approx(0.36)
+    assert stats.first_to_probability(0.6, 0.0, 2) == pytest.approx(0.648)
+    # draws count for no one in a first-to-K match
+    assert stats.first_to_probability(0.3, 0.5, 1) == pytest.approx(0.3 / 0.5)
+    n = stats.deals_needed(0.6, 0.0, 0.95)
+    assert stats.match_win_probability(0.6, 0.0, n) >= 0.95 > \
+        stats.match_win_probability(0.6, 0.0, n - 2)
+    k = stats.rounds_needed(0.6, 0.0, 0.95)
+    assert stats.first_to_probability(0.6, 0.0, k) >= 0.95 > \
+        stats.first_to_probability(0.6, 0.0, k - 1)
+    assert stats.rounds_needed(0.5, 0.0) is None
+
+
+def test_logistic_recovers_a_slope():
+    rng = np.random.default_rng(8)
+    x = rng.integers(-3, 4, 4000).astype(float)
+    y = rng.random(4000) < 1 / (1 + np.exp(-(0.2 + 0.7 * x)))
+    X = pd.DataFrame({"const": 1.0, "x": x})
+    fit = stats.logistic(y, X, groups=np.arange(4000) // 2)
+    lo, hi = fit.conf_int().loc["x"]
+    assert lo < 0.7 < hi and hi - lo < 0.2
+
+
+# ---- trumps dealt ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs", "briscola-2-reshuffle"])
+def test_trumps_dealt_match_the_deals(preset):
+    rules = Rules.preset(preset)
+    got = trumps_dealt(rules, 99, np.arange(40))
+    for d in range(40):
+        deal = Deal.from_seed(rules, 99, d)
+        want = [sum(1 for c in deal.hand(s) if _suit(c) == deal.trump)
+                for s in range(rules.players)]
+        assert got[d].tolist() == want
+
+
+def _suit(card):
+    from briscasim.cards import suit_of
+    return suit_of(card)
+
+
+# ---- analyses on runs -----------------------------------------------------------------------
+
+def test_luck_skill_report(pairs, tmp_path):
+    reg = registry.get("luck_skill")
+    path = reg.analyse([pairs], Context(out=tmp_path / "luck"))
+    md = path.read_text()
+    assert "## Conclusion" in md and "`expert` does not exist" in md
+    r = pd.read_csv(tmp_path / "luck" / "regression.csv").set_index("preset")
+    # more trumps dealt, more wins: the slope is positive in both presets
+    assert (r["trump_lo"] > 0).all()
+    v = pd.read_csv(tmp_path / "luck" / "variance.csv").set_index("pair")
+    assert (v["deal_lo"] <= v["deal_share"]).all() and (v["deal_share"] <= v["deal_hi"]).all()
+    assert (v["deal_share"] + v["strategy_share"] + v["rest_share"]).round(12).eq(1).all()
+    # greedy's edge over random is a large part of the margin; equal strategies have none
+    assert (v.loc["greedy vs random", "strategy_lo"] > 0.25).all()
+    assert (v.loc["random vs random", "strategy_share"] < 0.05).all()
+    m = pd.read_csv(tmp_path / "luck" / "match_length.csv")
+    g = m[m["pair"] == "greedy vs random"]
+    assert (g["who"] == "greedy").all() and (g["best_of"] >= 1).all()
+    # random against random: neither is the better one
+    assert m[m["pair"] == "random vs random"]["best_of"].isna().all()
+    for chart in ("trump_effect", "deal_share", "match_length"):
+        assert (tmp_path / "luck" / f"{chart}.png").stat().st_size > 0
+        assert (tmp_path / "luck" / f"{chart}.svg").exists()
+
+
+def test_swap_policy_report_pairs_with_the_control(swaps, tmp_path):
+    path = registry.get("swap_policy").analyse([swaps], Context(out=tmp_path / "sw"))
+    t = pd.read_csv(tmp_path / "sw" / "policies.csv")
+    control = t[t["policy"] == "immediate (control)"].iloc[0]
+    never = t[t["policy"] == "never"].iloc[0]
+    assert control["d_score"] == 0 and control["swapped"] > 0
+    assert never["swapped"] == 0 and never["held"] > 0
+    # the paired difference is the difference of the two cells' scores (same deals)
+    assert never["d_score"] == pytest.approx(never["score"] - control["score"])
+    assert "p adj" in path.read_text()
+
+
+def test_analysis_that_does_not_fit_is_refused(briscola):
+    with pytest.raises(UserError, match=r"swap_policy.*briscola.*no swap of the 7"):
+        registry.get("swap_policy").check([briscola])
+    with pytest.raises(UserError, match="valid analyses: generic, swap_policy"):
+        registry.get("nope")
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-c", "from briscasim.cli.main import main; main()",
+                           *args], capture_output=True, text=True, timeout=600)
+
+
+def test_cli_report_names_bad_analyses_in_one_line(briscola, pairs, tmp_path):
+    done = _cli("report", str(briscola.path), "--analysis", "swap_policy", "-o",
+                str(tmp_path / "x"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "no swap of the 7" in done.stderr
+    done = _cli("report", str(briscola.path), "--analysis", "nope")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "valid analyses:" in done.stderr and "luck_skill" in done.stderr
+    done = _cli("research", "nope")
+    assert done.returncode == 2 and "valid questions:" in done.stderr
+    # the spec's own analysis is the default
+    done = _cli("report", str(pairs.path), "-o", str(tmp_path / "own"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "own" / "regression.csv").exists()
