@@ -202,15 +202,18 @@ def _advance(buffer, action):
 
 _START_SIGNATURE = types.int64(types.int64[::1], types.uint64, types.int64, types.boolean)
 _ADVANCE_SIGNATURE = types.int64(types.int64[::1], types.int64)
-_calls = {}
+_START = _ADVANCE = None
+"""The entry points (:func:`briscasim.jit.entry_point`) of :func:`_start` and
+:func:`_advance`, looked up when the first deal starts."""
 
 
-def _entry(kernel, signature):
-    """The entry point of ``kernel`` (:func:`briscasim.jit.entry_point`), looked up once."""
-    fn = _calls.get(kernel)
-    if fn is None:
-        fn = _calls[kernel] = entry_point(kernel, signature)
-    return fn
+def _started(buffer, seed: int, item: int, shuffle: bool) -> int:
+    """:func:`_start` through its entry point (looked up, with :func:`_advance`'s, once)."""
+    global _START, _ADVANCE
+    if _START is None:
+        _ADVANCE = entry_point(_advance, _ADVANCE_SIGNATURE)
+        _START = entry_point(_start, _START_SIGNATURE)
+    return _START(buffer, seed, item, shuffle)
 
 
 _LEGAL: dict[int, tuple[int, ...]] = {}
@@ -252,7 +255,7 @@ class Deal:
                                 f"the {len(expected)} cards in play once)")
         self._setup(rules)
         self._deck[:len(ids)] = ids
-        self._legal = self._decode(_entry(_start, _START_SIGNATURE)(self._buffer, 0, 0, False))
+        self._legal = self._decode(_started(self._buffer, 0, 0, False))
 
     @classmethod
     def from_seed(cls, rules: Rules, seed: int, deal_index: int = 0) -> "Deal":
@@ -262,8 +265,7 @@ class Deal:
         deal_index = check_count("deal_index", deal_index, 2 ** 63)
         deal = cls.__new__(cls)
         deal._setup(rules)
-        start = _calls.get(_start) or _entry(_start, _START_SIGNATURE)
-        deal._legal = deal._decode(start(deal._buffer, seed, deal_index, True))
+        deal._legal = deal._decode(_started(deal._buffer, seed, deal_index, True))
         return deal
 
     def _setup(self, rules: Rules) -> None:
@@ -362,19 +364,20 @@ class Deal:
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to act (card ids, ``ACTION_SWAP`` / ``ACTION_KEEP``
         at a swap offer), as the engine works them out; empty once the deal is over."""
-        return list(self._legal)
+        return [*self._legal]
 
     def legal_codes(self) -> list[str]:
         return [action_code(a) for a in self._legal]
 
     def play(self, action) -> None:
         """Apply an action: a card id or code, or ``"swap"`` / ``"keep"`` at a swap offer."""
-        a = action if type(action) is int else parse_action(action)
-        if a not in self._legal:
-            raise self._illegal(a)
-        packed = (_calls.get(_advance) or _entry(_advance, _ADVANCE_SIGNATURE))(self._buffer, a)
+        if type(action) is not int:
+            action = parse_action(action)
+        if action not in self._legal:
+            raise self._illegal(action)
+        packed = _ADVANCE(self._buffer, action)     # set by the deal's start
         self._legal = _LEGAL.get(packed) or _unpack(packed)
-        self.actions.append(a)
+        self.actions.append(action)
 
     def play_out(self, decide: Callable[["Deal"], object]) -> "Deal":
         """Play to the end of the deal, asking ``decide(deal)`` for every action (an illegal
