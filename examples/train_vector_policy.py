@@ -119,7 +119,7 @@ def train(rules, features, steps, num_envs, lr, seed, opponents):
 
 def evaluate(rules, features, w, opponent, num_envs, deals_per_row, seed):
     """Duplicate deals against ``opponent``: per deal, the policy's score in seat 0 plus its
-    score in seat 1, halved; returns (mean score, 95% half-width, deals)."""
+    score in seat 1, halved; returns (mean score, 95% half-width, deals, each played twice)."""
     scores = []
     for seat in (0, 1):
         env = VectorEnv(rules, num_envs, seed=seed, opponent=opponent, agent_seats=[seat])
@@ -134,7 +134,7 @@ def evaluate(rules, features, w, opponent, num_envs, deals_per_row, seed):
                 count[i] += 1
         scores.append(got.ravel())
     pair = (scores[0] + scores[1]) / 2          # the same deal, both seats
-    return pair.mean(), 1.96 * pair.std(ddof=1) / np.sqrt(len(pair)), 2 * len(pair)
+    return pair.mean(), 1.96 * pair.std(ddof=1) / np.sqrt(len(pair)), len(pair)
 
 
 def main():
@@ -158,7 +158,7 @@ def main():
             score, half, n = evaluate(rules, features, weights, opp, args.envs,
                                       args.eval_deals, seed=10 ** 9 + args.seed)
             print(f"{who} vs {opp}: score {score:.3f} +- {half:.3f} "
-                  f"({n:,} duplicate deals)")
+                  f"({n:,} deals, each played in both seats)")
 
 
 if __name__ == "__main__":

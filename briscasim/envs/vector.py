@@ -139,14 +139,16 @@ _SIGNATURE = types.int64(
     types.int64[::1], types.int16[:, ::1], types.uint64[:, :, ::1], types.int16[::1],
     types.int64[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int8[:, ::1], types.int8[:, ::1], types.float32[:, ::1], types.boolean[::1])
-_KERNELS: dict[int, object] = {}
+_KERNELS: dict[int, tuple] = {}
 
 
 def _advance_kernel(shape: int):
-    fn = _KERNELS.get(shape)
-    if fn is None:
-        fn = _KERNELS[shape] = entry_point(_kernel(shape), _SIGNATURE)
-    return fn
+    """The entry point of the kernel for ``shape``, compiled (or loaded from the cache) on
+    first use; its dispatcher is kept alive beside it."""
+    if shape not in _KERNELS:
+        kernel = _kernel(shape)
+        _KERNELS[shape] = (kernel, entry_point(kernel, _SIGNATURE))
+    return _KERNELS[shape][1]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
