@@ -76,6 +76,25 @@ def step_api_deals_per_second(deals: int = 20_000, repeats: int = 3,
     return best
 
 
+def vector_env_steps_per_second(num_envs: int = 1024, steps: int = 2_000_000,
+                                repeats: int = 3, preset: str = BENCH_PRESET) -> float:
+    """Steps per second of :class:`briscasim.envs.VectorEnv` on one thread: ``num_envs``
+    deals in self-play, each step a uniformly random legal action in every deal
+    (``random_actions``), observations, masks, rewards and new deals included."""
+    from .envs import VectorEnv
+    env = VectorEnv(preset, num_envs, seed=0)
+    env.reset()
+    env.step(env.random_actions())             # warm up (and compile)
+    rounds = max(1, steps // num_envs)
+    best = 0.0
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(rounds):
+            env.step(env.random_actions())
+        best = max(best, rounds * num_envs / (time.perf_counter() - t0))
+    return best
+
+
 def _child(code: str, env: dict | None = None) -> tuple[float, str, float]:
     """Run ``python -c code`` in a fresh interpreter; return (wall seconds, its stdout, its
     CPU seconds)."""
@@ -171,6 +190,7 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
     out["expert_deals_per_second"] = kernel_deals_per_second("expert", greedy_deals, repeats)
     say("the Python step API, random legal actions, one thread")
     out["step_api_deals_per_second"] = step_api_deals_per_second(repeats=repeats)
+    out["vector_env_steps_per_second"] = vector_env_steps_per_second(2 ** 10, 2 * deals, repeats)
     if ismcts:
         say("ismcts iterations per second")
         fig = ismcts_figures(repeats)
@@ -203,6 +223,7 @@ def format_bench(d: dict) -> str:
         f"greedy vs greedy, one thread:          {rate(d['greedy_deals_per_second'])} deals/s",
         f"expert vs expert, one thread:          {rate(d['expert_deals_per_second'])} deals/s",
         f"Python step API (Deal), one thread:    {rate(d['step_api_deals_per_second'])} deals/s",
+        f"VectorEnv, 1024 deals, one thread:     {rate(d['vector_env_steps_per_second'])} steps/s",
     ]
     if "ismcts_iterations_per_second" in d:
         lines.append(f"ismcts, one thread:                    "

@@ -13,7 +13,9 @@ def test_run_bench_smoke():
     d = run_bench(deals=2000, greedy_deals=500, repeats=1, memory_deals=(1000, 5000),
                   ismcts=False)
     for key in ("random_deals_per_second", "random_deals_per_second_all_cores", "scaling",
-                "greedy_deals_per_second", "expert_deals_per_second", "warm_start_seconds"):
+                "greedy_deals_per_second", "expert_deals_per_second",
+                "vector_env_steps_per_second", "step_api_deals_per_second",
+                "warm_start_seconds"):
         assert d[key] > 0
     assert set(d["peak_rss_mb"]) == {"1000", "5000"}
     assert all(mb > 10 for mb in d["peak_rss_mb"].values())

@@ -26,6 +26,7 @@ COMMANDS = {
     "simulate": ("briscasim.cli.simulate_cmd", "simulate", "Play many deals between strategies."),
     "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
     "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),
+    "analyze": ("briscasim.cli.analyze_cmd", "analyze", "Value every legal action of a position."),
 }
 
 

@@ -1,0 +1,86 @@
+"""``briscasim analyze``: every legal action of a position with its expected score and margin."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import UserError
+from .simulate_cmd import format_table, rules_from_options, rules_options
+
+
+@click.command()
+@rules_options
+@click.option("--file", "deal_file", type=click.Path(dir_okay=False), default=None,
+              help="A deal from a JSON or TOML file, as `briscasim replay --file` reads it.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
+              help="A simulated deal: the strategies, as given to `briscasim simulate` "
+                   "(default: random).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="A simulated deal: the master seed.")
+@click.option("--deal", "deal_index", type=int, default=0, show_default=True,
+              help="A simulated deal: its index.")
+@click.option("--rotation", type=int, default=0, show_default=True,
+              help="A simulated deal: the rotation of the strategies (--duplicate).")
+@click.option("--at", "at", type=int, required=True,
+              help="The position after this many actions of the deal (0: before the first).")
+@click.option("--iterations", type=int, default=1000, show_default=True,
+              help="Worlds sampled (each action is played out in every world).")
+@click.option("--seconds", type=float, default=None,
+              help="Stop sampling after this many seconds (at least one batch is played).")
+@click.option("--sample-seed", type=int, default=0, show_default=True,
+              help="Seed of the sampled worlds.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rotation, at,
+            iterations, seconds, sample_seed, as_json):
+    """Every legal action of a position with its expected score (wins + draws/2) and point
+    margin, each with a 95% interval, for the seat to act.
+
+    \b
+    Worlds consistent with what the seat knows are sampled; each action is played in each
+    world and the deal played out by greedy. Where the rest of the deal is perfect
+    information (two players, the stock empty) the value is exact (alpha-beta).
+    \b
+      briscasim analyze --file deal.toml --at 12
+      briscasim analyze --preset brisca-2 --strategy greedy --seed 1 --deal 7 --at 30
+    """
+    from .. import replay as R
+    from ..position import analyze as run, deal_at
+
+    if deal_file is not None and strategies:
+        raise UserError("--strategy analyzes a simulated deal; a deal from --file takes its "
+                        "actions from the file")
+    if seconds is not None and seconds <= 0:
+        raise UserError(f"--seconds = {seconds}: give a positive number of seconds")
+    if deal_file is not None:
+        from ..rules import parse_override
+        overrides = dict(parse_override(t) for t in rule_overrides)
+        deal = R.load_deal_file(deal_file, preset, overrides)
+    else:
+        rules = rules_from_options(preset, rule_overrides)
+        if rules.match_kind != "deal":
+            raise UserError("analyze takes a single deal; rules with a match option play "
+                            "matches")
+        deal = R.replay_deal(rules, list(strategies) or ["random"], seed, deal_index,
+                             rotation)
+    result = run(deal_at(deal, at), iterations, seconds, sample_seed)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    p = result.position
+    click.echo(f"{p['rules']}, after {p['at']} actions: seat {p['seat']} to act "
+               f"({p['phase']}); hand {' '.join(p['hand'])}; trick {' '.join(p['trick']) or '-'}"
+               f"; face-up {p['face_up']} (trump {p['trump']}); points "
+               + ", ".join(f"side {i}: {x}" for i, x in enumerate(p["points"])))
+    exact = all(a.exact for a in result.actions)
+    how = ("exact (alpha-beta, perfect information from here)" if exact else
+           f"{result.worlds} sampled worlds, played out by greedy")
+    rows = []
+    for a in sorted(result.actions, key=lambda a: (-a.score, -a.margin)):
+        d = a.to_dict()
+        ci = ("" if exact else f"[{a.score_ci95[0]:.3f}, {a.score_ci95[1]:.3f}]")
+        mci = ("" if exact else f"[{a.margin_ci95[0]:+.1f}, {a.margin_ci95[1]:+.1f}]")
+        rows.append([d["action"], f"{a.score:.3f}", ci, f"{a.margin:+.1f}", mci])
+    click.echo(f"values: {how}")
+    click.echo(format_table(["action", "score", "95% interval", "margin", "95% interval"],
+                            rows))

@@ -1,0 +1,19 @@
+"""Environments for learning agents: many deals at once (:class:`VectorEnv`), and a
+PettingZoo AEC environment (:func:`pettingzoo_env`, with the ``rl`` extra installed).
+
+Every environment gives a seat what it may know as the ``int8`` arrays of
+:mod:`briscasim.envs.observation` and its legal actions as an action mask from the engine.
+"""
+from .observation import OBSERVATION, OBSERVATION_LEN, fields, observe
+from .vector import VectorEnv
+
+__all__ = ["OBSERVATION", "OBSERVATION_LEN", "VectorEnv", "fields", "observe",
+           "pettingzoo_env"]
+
+
+def pettingzoo_env(preset: str = "brisca-2", **options):
+    """A PettingZoo AEC environment of ``preset`` (options: rule overrides, and the
+    environment's own, :class:`briscasim.envs.pettingzoo.BriscaEnv`); needs the ``rl``
+    extra (``pip install 'briscasim[rl]'``)."""
+    from .pettingzoo import BriscaEnv
+    return BriscaEnv(preset, **options)

@@ -1,0 +1,159 @@
+"""A PettingZoo AEC environment of any preset: :class:`BriscaEnv` (``pettingzoo_env``).
+
+::
+
+    from briscasim.envs import pettingzoo_env
+    env = pettingzoo_env("brisca-4-pairs", seed=1)
+    env.reset()
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated else policy(obs["observation"], obs["action_mask"])
+        env.step(action)
+
+- Agents are ``player_0`` .. ``player_{n-1}``, one per seat; the agent to act is the seat
+  the engine says acts next (the trick's winner leads, a swap offer goes to the seat that
+  may swap).
+- ``observe(agent)`` is a dict: ``"observation"``, the seat's view as the ``int8`` array of
+  :mod:`briscasim.envs.observation` (only what that seat may know), and ``"action_mask"``,
+  its legal actions from the engine (all 0 when it is not its turn). Actions are
+  ``Discrete(50)``: card ids 0..47, 48 swap, 49 keep.
+- Rewards come at the end of the deal, to every seat: ``reward="outcome"`` (default) +1 for
+  the winning side, -1 for the others, 0 for all in a draw; ``reward="margin"``: the side's
+  card points minus the best other side's (turned round under ``objective = fewest``).
+- ``reset(seed=s)`` plays deal 0 under seed ``s``; each later ``reset()`` the next deal
+  index, so deal ``k`` after a seeded reset is ``Deal.from_seed(rules, s, k)`` (a deal that a
+  black hand ends as it is dealt is skipped). Every other keyword argument of
+  :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..engine.layout import MAX_LEGAL, N_ACTIONS
+from ..errors import UserError
+from ..game import Deal, check_count
+from ..rules import Rules
+from .observation import (CARD_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
+                          write_rewards)
+
+
+def _observation_high() -> np.ndarray:
+    """The largest value of each observation entry: 1 for the card, one-hot and signal
+    fields, 127 (int8) for the counts."""
+    high = np.ones(OBSERVATION_LEN, np.int8)
+    for f in OBSERVATION.fields:
+        if f.name in ("trick_no", "to_draw", "points", "tricks_won"):
+            high[f.offset:f.offset + f.size] = 127
+    return high
+
+
+_COUNTS = [f.name for f in OBSERVATION.fields if f.name not in CARD_FIELDS]
+
+
+class BriscaEnv(AECEnv):
+    """One deal of ``preset`` (with rule overrides in ``options``) at a time, seat by seat
+    (the module's docstring says how)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "briscasim_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, preset: str = "brisca-2", *, seed: int = 0, reward: str = "outcome",
+                 render_mode: str | None = None, **options):
+        super().__init__()
+        self.rules = Rules.preset(preset, **options)
+        if self.rules.match_kind != "deal":
+            raise UserError(f"the environment plays single deals; rule option match = "
+                            f"{self.rules.match!r} is not supported")
+        if reward not in REWARDS:
+            raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise UserError(f"render_mode = {render_mode!r}: choose one of "
+                            f"{', '.join(self.metadata['render_modes'])}")
+        self.render_mode = render_mode
+        self.reward_kind = reward
+        self._seed = check_count("seed", seed, 2 ** 64)
+        self._next_index = 0
+        self._r = self.rules.to_array()
+        n = self.rules.players
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0, _observation_high(), (OBSERVATION_LEN,), np.int8),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+        })
+        act_space = spaces.Discrete(N_ACTIONS)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._legal_scratch = np.empty(MAX_LEGAL, np.int64)
+        self.deal: Deal | None = None
+        self.deal_index = -1
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ---- the deal ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed = check_count("seed", seed, 2 ** 64)
+            self._next_index = 0
+        while True:
+            self.deal_index = self._next_index
+            self._next_index += 1
+            self.deal = Deal.from_seed(self.rules, self._seed, self.deal_index)
+            if not self.deal.over:          # a black hand dealt: nobody decides anything
+                break
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.deal.turn]
+
+    def observe(self, agent):
+        obs = np.empty(OBSERVATION_LEN, np.int8)
+        mask = np.empty(N_ACTIONS, np.int8)
+        _observe(self._r, self.deal.state, self.agent_name_mapping[agent], obs, mask,
+                 self._legal_scratch)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.deal.play(int(action))          # an illegal action raises IllegalAction
+        if self.deal.over:
+            rewards = np.zeros(self.rules.players, np.float32)
+            write_rewards(self._r, self.deal.state, REWARDS[self.reward_kind], rewards)
+            for a in self.agents:
+                self.rewards[a] = float(rewards[self.agent_name_mapping[a]])
+                self.terminations[a] = True
+            outcome = self.deal.outcome.to_dict()
+            for a in self.agents:
+                self.infos[a] = {"outcome": outcome, "deal": self.deal_index}
+            # dead steps follow in seat order from the seat that acted
+        else:
+            self.agent_selection = self.possible_agents[self.deal.turn]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.deal.log() if self.deal is not None else ""
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        self.deal = None

@@ -1,0 +1,300 @@
+"""Many deals stepped together for learning: :class:`VectorEnv`.
+
+``VectorEnv(rules, num_envs, seed)`` holds ``num_envs`` deals and steps them all in one call
+of a jitted kernel over the engine's :func:`~briscasim.engine.core.step`. What it hands back
+are numpy arrays, one row per deal::
+
+    env = VectorEnv("brisca-2", num_envs=1024, seed=0)
+    obs, mask = env.reset()                 # (N, OBSERVATION_LEN) int8, (N, N_ACTIONS) int8
+    while training:
+        actions = policy(obs, mask)         # (N,) ints, each legal in its row's mask
+        obs, mask, rewards, done = env.step(actions)
+
+- ``obs[i]`` is what the seat to act in deal ``i`` (``env.seat[i]``) may know, laid out as
+  :data:`~briscasim.envs.observation.OBSERVATION` says; ``mask[i]`` its legal actions.
+- ``rewards[i, s]`` (float32, a column per seat) is 0 except on the step that ends a deal:
+  then every seat receives its outcome (+1 win, 0 draw, -1 loss) or, with
+  ``reward="margin"``, its side's point margin; ``done[i]`` is True on that step.
+- A finished deal is replaced at once by the next one (auto-reset): the observation of a
+  ``done`` row is already the first decision of the new deal. Deal ``k`` started in row
+  ``i`` is deal ``i + k * num_envs`` under ``seed`` (``env.deal_index[i]``), the very deal
+  that ``Deal.from_seed(rules, seed, index)`` and ``briscasim simulate --seed`` play: the run
+  is reproducible from ``(seed, index)``, whatever the actions.
+
+By default the caller acts for every seat (self-play). With ``opponent`` (a strategy spec,
+``"greedy"``, ``"random"``, ``"ismcts:iterations=200"``...) the caller acts only for
+``agent_seats`` (default: seat 0) and the kernel plays the other seats with that strategy,
+with the batch kernels' random streams, so ``rewards[i, agent seat]`` is the agent's result
+against it. A deal that ends before the agent's first decision (a black hand dealt) is
+skipped.
+
+The arrays returned are the environment's own buffers, overwritten by the next call: copy
+what must be kept.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from ..engine.core import at, legal_actions, shuffled_deck, start_deal, step
+from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, N_ACTIONS, N_CARD_IDS, PHASE_OVER,
+                             PUBLIC_LEN, HAND_SIZE, R_PLAYERS, S_HANDS, S_PHASE, S_TURN,
+                             STATE_LEN)
+from ..engine.rng import (STREAM_LEN, STREAMS_PER_DEAL, below, item_key, seat_stream,
+                          start_stream, stream_key, substream_key)
+from ..errors import UserError
+from ..jit import entry_point
+from ..rules import Rules
+from ..strategies.dispatch import SearchFunction, UserFunctions, decide_view
+from .observation import OBSERVATION_LEN, REWARDS, encode, write_mask, write_rewards
+
+_NO_OPPONENT = 0
+"""The lineup shape of the self-play kernel: no seat is played by the kernel."""
+
+_AGENT_STREAM = STREAMS_PER_DEAL - 1
+"""Stream number (of item ``row``) of a row's :meth:`VectorEnv.random_actions`: past every
+seat's stream."""
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _deal(rules, seed, index, state, deck, partners, card_rng, seat_rngs, opponents):
+    """Start deal ``index`` under ``seed`` in ``state`` (the cards of ``Deal.from_seed``),
+    and point the seats' streams at that deal's, as the batch kernels do, if ``opponents``
+    play in it."""
+    key = item_key(seed, index)
+    shuffled_deck(rules, deck, partners, card_rng, key, 0)
+    if opponents:
+        for s in range(rules[R_PLAYERS]):
+            start_stream(seat_rngs[s], substream_key(key, seat_stream(0, 0, s)))
+    start_deal(rules, state, deck, None)
+
+
+def _kernel(shape: int):
+    """The stepping kernel for opponents of lineup ``shape`` (``_NO_OPPONENT``: self-play)."""
+    opponents = shape != _NO_OPPONENT
+
+    @njit(cache=True, nogil=True, _nrt=False)
+    def advance(kinds, params, user_fns, search_fn, rules, seed, agent, reward_kind, start,
+                actions, states, streams, work16, legal, n_legal, deal_index, seat, obs, mask,
+                rewards, done):
+        """Apply ``actions`` (or, with ``start``, start every row's deal ``deal_index``),
+        play the kernel's seats, start the next deal where one ends, and write every row's
+        observation, mask, rewards and done flag. Returns -1; or the first row whose action
+        is not legal, and then nothing has changed; or ``-2 - row`` if the opponent chose
+        an illegal action in that row (jitted, releases the GIL)."""
+        n_envs = states.shape[0]
+        if not start:
+            for i in range(n_envs):
+                a = actions[i]
+                if a < 0 or a >= N_ACTIONS or mask[i, at(a)] == 0:
+                    return i
+        deck = work16[:N_CARD_IDS]
+        partners = work16[N_CARD_IDS:2 * N_CARD_IDS]
+        card_rng = streams[0, MAX_PLAYERS]       # scratch: the card stream of a new deal
+        for i in range(n_envs):
+            state = states[i]
+            for s in range(rules[R_PLAYERS]):
+                rewards[i, s] = 0.0
+            if start:
+                _deal(rules, seed, deal_index[i], state, deck, partners, card_rng, streams[i],
+                      opponents)
+            else:
+                step(rules, state, actions[i], None)
+            # the deal the action was for, until it ends; a deal that ends before the
+            # agent's first decision (a black hand dealt) is skipped
+            ours = not start
+            finished = False
+            while True:
+                if state[S_PHASE] == PHASE_OVER:
+                    if ours:
+                        write_rewards(rules, state, reward_kind, rewards[i])
+                        finished = True
+                        ours = False
+                    deal_index[i] += n_envs
+                    _deal(rules, seed, deal_index[i], state, deck, partners, card_rng,
+                          streams[i], opponents)
+                    continue
+                turn = state[S_TURN]
+                if not opponents or agent[at(turn)] != 0:
+                    break
+                k = legal_actions(rules, state, legal[i])
+                hand = state[S_HANDS + turn * HAND_SIZE:S_HANDS + (turn + 1) * HAND_SIZE]
+                a = decide_view(shape, kinds, params, user_fns, search_fn, rules, state,
+                                state[:PUBLIC_LEN], hand, legal[i, :k], turn, turn,
+                                streams[i, turn])
+                if step(rules, state, a, None) < 0:
+                    return -2 - i
+            done[i] = finished
+            seat[i] = turn
+            encode(rules, state, turn, obs[i])
+            n_legal[i] = write_mask(rules, state, legal[i], mask[i])
+        return -1
+
+    return advance
+
+
+_SIGNATURE = types.int64(
+    types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions, SearchFunction,
+    types.int64[::1], types.uint64, types.int64[::1], types.int64, types.boolean,
+    types.int64[::1], types.int16[:, ::1], types.uint64[:, :, ::1], types.int16[::1],
+    types.int64[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int8[:, ::1], types.int8[:, ::1], types.float32[:, ::1], types.boolean[::1])
+_KERNELS: dict[int, tuple] = {}
+
+
+def _advance_kernel(shape: int):
+    """The entry point of the kernel for ``shape``, compiled (or loaded from the cache) on
+    first use; its dispatcher is kept alive beside it."""
+    if shape not in _KERNELS:
+        kernel = _kernel(shape)
+        _KERNELS[shape] = (kernel, entry_point(kernel, _SIGNATURE))
+    return _KERNELS[shape][1]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _random_actions(legal, n_legal, rngs, out):
+    """A uniformly random legal action of every row, drawn from the row's stream (jitted)."""
+    for i in range(legal.shape[0]):
+        out[i] = legal[i, at(below(rngs[i], n_legal[i]))]
+
+
+@njit(cache=True, _nrt=False)
+def _start_streams(rngs, seed):
+    for i in range(rngs.shape[0]):
+        start_stream(rngs[i], stream_key(seed, i, _AGENT_STREAM))
+
+
+class VectorEnv:
+    """``num_envs`` deals of ``rules`` stepped together (the module's docstring says how).
+
+    ``rules`` is a :class:`~briscasim.rules.Rules` or a preset name, with ``options`` as
+    rule overrides (``VectorEnv("brisca-2", 1024, swap_timing="after_draw")``).
+    """
+
+    def __init__(self, rules: Rules | str = "brisca-2", num_envs: int = 1024, seed: int = 0,
+                 *, opponent=None, agent_seats=None, reward: str = "outcome", **options):
+        from ..game import check_count
+        if isinstance(rules, str):
+            rules = Rules.preset(rules, **options)
+        elif options:
+            rules = rules.replace(**options)
+        if not isinstance(rules, Rules):
+            raise UserError(f"rules must be a preset name or a Rules value, not "
+                            f"{type(rules).__name__}")
+        if rules.match_kind != "deal":
+            raise UserError(f"a vector environment plays single deals; rule option match = "
+                            f"{rules.match!r} is not supported")
+        if reward not in REWARDS:
+            raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
+        self.rules = rules
+        self.players = n = rules.players
+        self.num_envs = check_count("num_envs", num_envs, 2 ** 31)
+        if self.num_envs == 0:
+            raise UserError("num_envs must be at least 1")
+        self.seed = check_count("seed", seed, 2 ** 64)
+        self.reward = reward
+        self._r = rules.to_array()
+        self.agent = np.ones(MAX_PLAYERS, np.int64)
+        from ..simulate import Lineup
+        if opponent is None:
+            if agent_seats is not None:
+                raise UserError("agent_seats needs an opponent to play the other seats")
+            lineup = Lineup.build(rules, "random")       # never asked: self-play
+            self._shape = _NO_OPPONENT
+        else:
+            seats = (0,) if agent_seats is None else tuple(agent_seats)
+            if not seats or any(not isinstance(s, (int, np.integer)) or not 0 <= s < n
+                                for s in seats):
+                raise UserError(f"agent_seats = {agent_seats!r}: give seats from 0 to {n - 1}")
+            self.agent[:] = 0
+            self.agent[list(seats)] = 1
+            if self.agent[:n].all():
+                raise UserError("agent_seats holds every seat: leave the opponent out for "
+                                "self-play")
+            lineup = Lineup.build(rules, opponent)
+            if any(s.python_fn is not None for s in lineup.strategies):
+                raise UserError(f"opponent {opponent!r} is a prototype (pure-Python) "
+                                "strategy; a vector environment needs a jitted one")
+            self._shape = lineup.shape
+        self.opponent = opponent
+        self.agent_seats = tuple(int(s) for s in np.flatnonzero(self.agent[:n]))
+        self._lineup = lineup.arrays()
+        N = self.num_envs
+        self._states = np.zeros((N, STATE_LEN), np.int16)
+        self._streams = np.zeros((N, MAX_PLAYERS + 1, STREAM_LEN), np.uint64)
+        self._work16 = np.zeros(2 * N_CARD_IDS, np.int16)
+        self._legal = np.zeros((N, MAX_LEGAL), np.int64)
+        self._n_legal = np.zeros(N, np.int64)
+        self.deal_index = np.zeros(N, np.int64)
+        self.seat = np.zeros(N, np.int64)
+        self.obs = np.zeros((N, OBSERVATION_LEN), np.int8)
+        self.action_mask = np.zeros((N, N_ACTIONS), np.int8)
+        self.rewards = np.zeros((N, n), np.float32)
+        self.done = np.zeros(N, np.bool_)
+        self._agent_rngs = np.zeros((N, STREAM_LEN), np.uint64)
+        self._actions = np.zeros(N, np.int64)
+        self._advance = _advance_kernel(self._shape)
+        self._head = (*self._lineup, self._r, np.uint64(self.seed), self.agent,
+                      REWARDS[reward])
+        self._tail = (self._states, self._streams, self._work16, self._legal, self._n_legal,
+                      self.deal_index, self.seat, self.obs, self.action_mask, self.rewards,
+                      self.done)
+        self._started = False
+
+    @property
+    def observation_size(self) -> int:
+        return OBSERVATION_LEN
+
+    @property
+    def num_actions(self) -> int:
+        return N_ACTIONS
+
+    def reset(self) -> tuple[np.ndarray, np.ndarray]:
+        """Start deals ``0 .. num_envs - 1``; the observations and action masks of their
+        first decisions."""
+        self.deal_index[:] = np.arange(self.num_envs)
+        _start_streams(self._agent_rngs, np.uint64(self.seed))
+        self._run(True, self._actions)
+        self._started = True
+        return self.obs, self.action_mask
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Apply one action per row (for the seat to act, ``self.seat``); returns
+        ``(obs, action_mask, rewards, done)``. An action not legal in its row raises
+        ``IllegalAction`` naming the row, and no row moves."""
+        if not self._started:
+            raise UserError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise UserError(f"actions must be {self.num_envs} whole numbers (one per deal), "
+                            f"not an array of shape {a.shape} and type {a.dtype}")
+        if a.dtype != np.int64 or not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a, np.int64)
+        self._run(False, a)
+        return self.obs, self.action_mask, self.rewards, self.done
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every row (from each row's own random
+        stream, keyed by the seed and the row: reproducible)."""
+        _random_actions(self._legal, self._n_legal, self._agent_rngs, self._actions)
+        return self._actions
+
+    def _run(self, start: bool, actions: np.ndarray) -> None:
+        bad = self._advance(*self._head, start, actions, *self._tail)
+        if bad >= 0:
+            from ..errors import IllegalAction
+            from ..game import action_code
+            a = int(actions[bad])
+            legal = " ".join(action_code(x) for x in np.flatnonzero(self.action_mask[bad]))
+            what = action_code(a) if 0 <= a < N_ACTIONS else str(a)
+            raise IllegalAction(f"row {bad} (deal {self.deal_index[bad]}, seat "
+                                f"{self.seat[bad]}): {what} is not legal; legal: {legal}")
+        if bad < -1:
+            row = -2 - bad
+            raise IllegalAction(f"opponent {self.opponent!r} chose an illegal action in row "
+                                f"{row} (deal {self.deal_index[row]})")
+
+    def states(self) -> np.ndarray:
+        """Every row's whole deal state (a copy, hidden cards included: for tests and
+        analysis, never for a learner's input)."""
+        return self._states.copy()
