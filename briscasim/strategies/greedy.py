@@ -25,7 +25,7 @@ policy is set) is accepted at once, except under ``fewest``. Deterministic: no r
 import numpy as np
 from numba import njit
 
-from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
+from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN, NO_CARD,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
@@ -80,12 +80,23 @@ def _keep_cost(rules, card, trump, trump_keep):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _cheapest(rules, legal, trump, trump_keep):
-    """The legal card with the least keep cost (the first of them)."""
-    best = legal[0]
+def _hand_of(legal):
+    """The legal cards as a fixed ``HAND_SIZE`` tuple, ``NO_CARD`` where there are fewer, so
+    that greedy's loops have a fixed trip count (compiled unrolled and branch-free): an empty
+    entry reads as a card in no suit that never wins and costs more than any (``EMPTY_*``)."""
+    n = legal.shape[0]
+    second = legal[at(1 if n > 1 else 0)]
+    third = legal[at(2 if n > 2 else 0)]
+    return (legal[0], second if n > 1 else NO_CARD, third if n > 2 else NO_CARD)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cheapest(rules, cards, trump, trump_keep):
+    """The card of ``cards`` (:func:`_hand_of`) with the least keep cost (the first)."""
+    best = cards[0]
     best_cost = _keep_cost(rules, best, trump, trump_keep)
-    for i in range(1, legal.shape[0]):
-        c = legal[i]
+    for i in range(1, HAND_SIZE):
+        c = cards[i]
         cost = _keep_cost(rules, c, trump, trump_keep)
         take = cost < best_cost
         best = c if take else best
@@ -166,8 +177,9 @@ def _play_most(rules, public, hand, legal, seat, signals, params):
     trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
     pos = V.trick_size(public)
+    cards = _hand_of(legal)
     if pos == 0:
-        return _cheapest(rules, legal, trump, trump_keep)
+        return _cheapest(rules, cards, trump, trump_keep)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
     side = V.side_of(rules, seat)
@@ -191,8 +203,8 @@ def _play_most(rules, public, hand, legal, seat, signals, params):
     bank_key = -1000
     ruff = NO_CARD
     ruff_strength = 1000
-    for i in range(legal.shape[0]):
-        c = legal[i]
+    for i in range(HAND_SIZE):
+        c = cards[i]
         wins = beats(rules, c, best, trump)
         is_trump = card_suit(rules, c) == trump
         strength = card_strength(rules, c)
@@ -209,7 +221,7 @@ def _play_most(rules, public, hand, legal, seat, signals, params):
         ruff_strength = strength if take else ruff_strength
     # 3. not worth fighting for: the card of least keep cost (all three are worked out and
     # the first that applies is selected: which one applies is as random as the deal)
-    cheapest = _cheapest(rules, legal, trump, trump_keep)
+    cheapest = _cheapest(rules, cards, trump, trump_keep)
     return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
 
 
