@@ -80,7 +80,7 @@ class Run:
 
     def _files(self) -> dict:
         if not hasattr(self, "_chunk_files"):
-            found = scan_chunks(self.path, self.manifest, check_rows=False)
+            found = scan_chunks(self.path, self.manifest)
             files: dict[int, list] = {}
             for (c, j) in sorted(found):
                 files.setdefault(c, []).append(found[(c, j)])
