@@ -5,21 +5,11 @@ import json
 import numpy as np
 
 from briscasim.position import analyze, deal_at
-from briscasim.cli.main import main
 from briscasim.engine import layout as L
 from briscasim.game import Deal, action_code
 from briscasim.replay import replay_deal
 from briscasim.rules import Rules
-
-
-def run(argv, capsys):
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from test_cli_simulate import run
 
 
 def test_sampled_values_of_a_simulated_position(capsys):
