@@ -22,7 +22,7 @@ import threading
 import numpy as np
 from numba import njit, types
 
-from .engine.core import at, legal_actions, shuffled_deck, start_deal, step, write_record
+from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_record
 from .engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
                             PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_PLAYERS, S_HANDS, S_PHASE,
                             S_TURN, STATE_LEN, UNDECIDED)
@@ -55,10 +55,12 @@ def _scratch(work16, work64):
     the shuffle's partners, the seats' streams, the card stream and the legal actions (the
     match tallies are ``work64[:2 * MAX_SIDES]``)."""
     seats = 2 * MAX_SIDES + MAX_PLAYERS * STREAM_LEN
-    cards = seats + STREAM_LEN
-    return (work16[:STATE_LEN], work16[STATE_LEN:STATE_LEN + N_CARD_IDS],
-            work16[STATE_LEN + N_CARD_IDS:], work64[2 * MAX_SIDES:seats].view(np.uint64),
-            work64[seats:cards].view(np.uint64), work64[cards:cards + MAX_LEGAL])
+    deck = STATE_LEN + N_CARD_IDS
+    partners = deck + N_CARD_IDS
+    return (work16[:STATE_LEN], work16[STATE_LEN:deck], work16[deck:partners],
+            work64[2 * MAX_SIDES:seats].view(np.uint64),
+            work64[seats:seats + STREAM_LEN].view(np.uint64),
+            work16[partners:partners + MAX_LEGAL])
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -79,9 +81,10 @@ def play_one(shape, rules, kinds, params, user_fns, search_fn, state, views, leg
         entry = seat + rot
         if entry >= n:
             entry -= n
-        k = legal_actions(rules, state, legal)
-        a = decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public,
-                        hands[at(seat)], legal[:k], seat, entry, seat_rngs[at(seat)])
+        hand = hands[at(seat)]
+        a = decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public, hand,
+                        legal_view(rules, state, hand, legal), seat, entry,
+                        seat_rngs[at(seat)])
         seat = step(rules, state, a, None)
         if seat < 0:
             return False
@@ -95,9 +98,10 @@ KERNEL_SIGNATURE = types.int64(
 """The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
 compile on first use (:func:`kernel`)."""
 
-WORK_I16 = STATE_LEN + 2 * N_CARD_IDS   # scratch: a state, a deck, the shuffle's partners
-WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN + MAX_LEGAL
-"""scratch: match tallies, streams, legal actions"""
+WORK_I16 = STATE_LEN + 2 * N_CARD_IDS + MAX_LEGAL
+"""scratch: a state, a deck, the shuffle's partners, the legal actions"""
+WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN
+"""scratch: match tallies, streams"""
 _PAGE = 4096
 _I16_END = RULES_LEN + (WORK_I16 + 3) // 4     # new_work's page: rules | int16 | int64 slots
 assert (_I16_END + WORK_I64) * 8 <= _PAGE

@@ -167,7 +167,7 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
     rng = new_stream(int(stream_key(np.uint64(seed), 0, 0)))
     world = np.empty(STATE_LEN, np.int16)
     scratch = np.empty(STATE_LEN, np.int16)
-    legal = np.empty(MAX_LEGAL, np.int64)
+    legal = np.empty(MAX_LEGAL, np.int16)
     rewards = np.empty((2, deal.rules.players), np.float32)
     score = np.empty((iterations, len(actions)))
     margin = np.empty((iterations, len(actions)))

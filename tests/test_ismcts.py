@@ -90,12 +90,12 @@ def test_world_weight_follows_greedy():
                     and len(legal) > 1:
                 leader = deal.turn
                 v = deal.view(leader)
-                g = greedy_strategy(r, v.public, v.hand, np.array(legal, np.int64), leader, 0,
+                g = greedy_strategy(r, v.public, v.hand, np.array(legal, np.int16), leader, 0,
                                     gp, rng)
                 a = int(legal[(d + deal.state[L.S_TRICK_NO]) % len(legal)])
                 deal.play(a)
                 w = M.world_weight(r, deal.state, deal.turn, 0.25, gp, before, rng,
-                                   np.zeros(L.MAX_LEGAL, np.int64))
+                                   np.zeros(L.MAX_LEGAL, np.int16))
                 assert w == (1.0 if a == g else 0.25)
                 seen[a == g] += 1
             else:

@@ -390,7 +390,7 @@ def test_from_seed_replays_the_batch_deal(rules, seed, index):
         s = deal.turn
         hand = deal.state[L.S_HANDS + 3 * s:L.S_HANDS + 3 * s + 3]
         sig = int(core.signals(r, deal.state, s)) if r[L.R_SIGNALS] else 0
-        legal = np.array(deal.legal_actions(), np.int64)
+        legal = np.array(deal.legal_actions(), np.int16)
         deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, legal, s, sig,
                                       params, rngs[s])))
     mine = np.zeros(L.RECORD_LEN, np.int16)

@@ -514,6 +514,20 @@ def legal_actions(rules, state, out):
     return 0
 
 
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_view(rules, state, hand, out):
+    """The legal actions of the seat to act as an array (jitted): ``hand`` itself, the seat's
+    slots, when every slot holds a card that may be played (most decisions: nothing is
+    copied), otherwise :func:`legal_actions` written into ``out`` (int16, as the hand). Either
+    way the same actions in the same order."""
+    full = state[S_PHASE] == PHASE_PLAY
+    for i in range(HAND_SIZE):
+        full &= hand[i] != NO_CARD
+    if full:
+        return hand
+    return out[:legal_actions(rules, state, out)]
+
 @njit(cache=True, _nrt=False, inline="always")
 def signals(rules, state, seat):
     """The partner signals ``seat`` receives (docs/rules.md), one byte per partner in

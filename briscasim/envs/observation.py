@@ -148,7 +148,7 @@ def encode(rules, state, seat, out):
 @njit(cache=True, _nrt=False, inline="always")
 def write_mask(rules, state, legal, out):
     """Write the action mask of the seat to act into ``out`` (``N_ACTIONS`` int8; all 0 once
-    the deal is over) and its legal actions into ``legal`` (``MAX_LEGAL`` int64); return how
+    the deal is over) and its legal actions into ``legal`` (``MAX_LEGAL`` int16); return how
     many there are (jitted)."""
     for a in range(N_ACTIONS):
         out[a] = 0
@@ -199,7 +199,7 @@ def observe(rules_vector: np.ndarray, state: np.ndarray, seat: int) -> tuple[np.
     mask is all 0 unless the seat is to act."""
     obs = np.zeros(OBSERVATION_LEN, np.int8)
     mask = np.zeros(N_ACTIONS, np.int8)
-    _observe(rules_vector, state, seat, obs, mask, np.empty(MAX_LEGAL, np.int64))
+    _observe(rules_vector, state, seat, obs, mask, np.empty(MAX_LEGAL, np.int16))
     return obs, mask
 
 

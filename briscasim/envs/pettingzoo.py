@@ -86,7 +86,7 @@ class BriscaEnv(AECEnv):
         act_space = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._legal_scratch = np.empty(MAX_LEGAL, np.int64)
+        self._legal_scratch = np.empty(MAX_LEGAL, np.int16)
         self.deal: Deal | None = None
         self.deal_index = -1
 

@@ -137,7 +137,7 @@ _SIGNATURE = types.int64(
     types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions, SearchFunction,
     types.int64[::1], types.uint64, types.int64[::1], types.int64, types.boolean,
     types.int64[::1], types.int16[:, ::1], types.uint64[:, :, ::1], types.int16[::1],
-    types.int64[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int16[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int8[:, ::1], types.int8[:, ::1], types.float32[:, ::1], types.boolean[::1])
 _KERNELS: dict[int, tuple] = {}
 
@@ -223,7 +223,7 @@ class VectorEnv:
         self._states = np.zeros((N, STATE_LEN), np.int16)
         self._streams = np.zeros((N, MAX_PLAYERS + 1, STREAM_LEN), np.uint64)
         self._work16 = np.zeros(2 * N_CARD_IDS, np.int16)
-        self._legal = np.zeros((N, MAX_LEGAL), np.int64)
+        self._legal = np.zeros((N, MAX_LEGAL), np.int16)
         self._n_legal = np.zeros(N, np.int64)
         self.deal_index = np.zeros(N, np.int64)
         self.seat = np.zeros(N, np.int64)

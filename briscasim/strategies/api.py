@@ -26,7 +26,7 @@ STRATEGY_SIGNATURE = types.int64(
     types.int64[::1],   # rules
     types.int16[::1],   # public state
     types.int16[::1],   # own hand
-    types.int64[::1],   # legal actions
+    types.int16[::1],   # legal actions
     types.int64,        # seat
     types.int64,        # signals
     types.float64[::1],  # params

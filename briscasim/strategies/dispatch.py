@@ -16,7 +16,7 @@ every shape.
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, legal_actions, signals
+from ..engine.core import at, legal_view, signals
 from ..engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP,
                              PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE)
 from ..engine.rng import STREAM_LEN
@@ -75,7 +75,7 @@ SEARCH_SIGNATURE = types.int64(
     types.int64[::1],    # rules
     types.int16[::1],    # the whole deal state (only the omniscient reference looks past
                          # the seat's view)
-    types.int64[::1],    # legal actions
+    types.int16[::1],    # legal actions
     types.int64,         # seat
     types.int64,         # kind (KIND_ISMCTS, KIND_PIMC or KIND_OMNISCIENT)
     types.int64,         # signals
@@ -130,9 +130,9 @@ def decide(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, l
     its legal actions.
     """
     hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-    k = legal_actions(rules, state, legal)
     return decide_view(EVERY_SHAPE, kinds, params, user_fns, search_fn, rules, state,
-                       state[:PUBLIC_LEN], hand, legal[:k], seat, entry, rng)
+                       state[:PUBLIC_LEN], hand, legal_view(rules, state, hand, legal), seat,
+                       entry, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -188,7 +188,7 @@ def decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public,
 
 DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions,
                                SearchFunction, types.int64[::1], types.int16[::1], types.int64,
-                               types.int64, types.uint64[::1], types.int64[::1])
+                               types.int64, types.uint64[::1], types.int16[::1])
 
 
 @njit(cache=True, _nrt=False)
@@ -206,4 +206,4 @@ def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
                          f"{rng.shape}")
     kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
     return int(kernel(*lineup_arrays, rules, state, seat, entry, rng,
-                      np.empty(MAX_LEGAL, np.int64)))
+                      np.empty(MAX_LEGAL, np.int16)))

@@ -85,9 +85,9 @@ def _hand_of(legal):
     that greedy's loops have a fixed trip count (compiled unrolled and branch-free): an empty
     entry reads as a card in no suit that never wins and costs more than any (``EMPTY_*``)."""
     n = legal.shape[0]
-    second = legal[at(1 if n > 1 else 0)]
-    third = legal[at(2 if n > 2 else 0)]
-    return (legal[0], second if n > 1 else NO_CARD, third if n > 2 else NO_CARD)
+    second = np.int64(legal[at(1 if n > 1 else 0)])
+    third = np.int64(legal[at(2 if n > 2 else 0)])
+    return (np.int64(legal[0]), second if n > 1 else NO_CARD, third if n > 2 else NO_CARD)
 
 
 @njit(cache=True, _nrt=False, inline="always")

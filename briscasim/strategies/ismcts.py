@@ -181,8 +181,8 @@ class Workspace(NamedTuple):
     spec: np.ndarray            # int64: how to deal the unknown cards (sampling.SPEC_LEN)
     world: np.ndarray           # int16 state: the sampled world being played
     before: np.ndarray          # int16 state: a world rewound to a play (inference)
-    legal: np.ndarray           # int64: legal actions at a node of the seat's own
-    move_legal: np.ndarray      # int64: legal actions of a policy move
+    legal: np.ndarray           # int16: legal actions at a node of the seat's own
+    move_legal: np.ndarray      # int16: legal actions of a policy move
     rewards: np.ndarray         # float64 per side: the play-out's rewards
     rollout_params: np.ndarray  # float64: parameters of the play-out policy
     greedy_params: np.ndarray   # float64: greedy's defaults (opponent model, inference)
@@ -430,8 +430,8 @@ def run_search(rules, public, hand, seat, sig, params, rng):
                    view(block, o_spec, SPEC_LEN, np.int64),
                    view(block, o_world, STATE_LEN, np.int16),
                    view(block, o_before, STATE_LEN, np.int16),
-                   view(block, o_legal, MAX_LEGAL, np.int64),
-                   view(block, o_move_legal, MAX_LEGAL, np.int64),
+                   view(block, o_legal, MAX_LEGAL, np.int16),
+                   view(block, o_move_legal, MAX_LEGAL, np.int16),
                    view(block, o_rewards, MAX_SIDES, np.float64),
                    view(block, o_rollout, N_PARAMS, np.float64),
                    view(block, o_greedy, N_PARAMS, np.float64),

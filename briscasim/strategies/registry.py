@@ -66,7 +66,7 @@ __all__ = ["KIND_PYTHON", "Param", "REGISTRY", "SWAP_POLICIES", "Strategy", "Str
 KIND_PYTHON = -1
 
 EXPECTED_SIGNATURE = ("int64(int64[::1] rules, int16[::1] public, int16[::1] hand, "
-                      "int64[::1] legal, int64 seat, int64 signals, float64[::1] params, "
+                      "int16[::1] legal, int64 seat, int64 signals, float64[::1] params, "
                       "uint64[::1] rng)")
 
 
