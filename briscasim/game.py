@@ -22,6 +22,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 from numba import njit, types
+from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from . import cards as C
 from .engine import core
@@ -149,14 +150,14 @@ def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.nda
 # ---- the jitted side of the driver -----------------------------------------------------------
 # A deal's arrays live in one int64 buffer (its rules vector, state, events, deck, and scratch
 # for the legal actions and the shuffle), so that a move costs one call with one array; the legal
-# actions come back packed in the return value (6 bits each from bit 0, their count from bit
-# 48), decoded once per distinct value (_LEGAL).
+# actions come back as the returned tuple (their count, then the actions), which Python slices.
 _STATE_AT = L.RULES_LEN
 _EVENTS_AT = _STATE_AT + (L.STATE_LEN + 3) // 4
 _LEGAL_AT = _EVENTS_AT + L.MAX_EVENTS * L.EVENT_LEN // 4
-_DECK_AT = _LEGAL_AT + L.MAX_LEGAL
+_DECK_AT = _LEGAL_AT + 1 + L.MAX_LEGAL
 _SHUFFLE_AT = _DECK_AT + L.N_CARD_IDS // 4
 _BUFFER_LEN = _SHUFFLE_AT + L.N_CARD_IDS // 4 + STREAM_LEN
+_REPLY_LEN = 1 + L.MAX_LEGAL
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -167,19 +168,11 @@ def _parts(buffer):
             buffer[_LEGAL_AT:_DECK_AT], buffer[_DECK_AT:_SHUFFLE_AT].view(np.int16))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _packed_legal(rules, state, legal):
-    k = core.legal_actions(rules, state, legal)
-    packed = np.int64(k) << 48
-    for i in range(k):
-        packed |= np.int64(legal[i]) << (6 * i)
-    return packed
-
-
 @njit(cache=True, _nrt=False)
 def _start(buffer, seed, item, shuffle):
     """Start the deal of the buffer's deck (shuffled first, as deal ``item`` under ``seed``,
-    if ``shuffle``), reporting events; the packed legal actions."""
+    if ``shuffle``), reporting events; the reply: the count of legal actions, then the
+    actions (``_REPLY_LEN`` entries, a tuple that Python boxes without a lookup)."""
     rules, state, events, legal, deck = _parts(buffer)
     if shuffle:
         partners = buffer[_SHUFFLE_AT:_BUFFER_LEN - STREAM_LEN].view(np.int16)
@@ -187,47 +180,40 @@ def _start(buffer, seed, item, shuffle):
         core.shuffled_deck(rules, deck, partners, rng, item_key(seed, item), 0)
     events[0, 0] = 0
     core.start_deal(rules, state, deck, events)
-    return _packed_legal(rules, state, legal)
+    legal[0] = core.legal_actions(rules, state, legal[1:])
+    return to_fixed_tuple(legal, _REPLY_LEN)
 
 
 @njit(cache=True, _nrt=False)
 def _advance(buffer, action):
-    """Apply ``action`` to the buffer's state, reporting events; the packed legal actions of
-    the next decision, or -1 if ``action`` is not legal (nothing changes)."""
+    """Apply ``action`` to the buffer's state, reporting events; the legal actions of the next
+    decision (a reply as :func:`_start`'s), or a count of -1 if ``action`` is not legal
+    (nothing changes)."""
     rules, state, events, legal, _ = _parts(buffer)
     if core.step(rules, state, action, events) < 0:
-        return -1
-    return _packed_legal(rules, state, legal)
+        legal[0] = -1
+    else:
+        legal[0] = core.legal_actions(rules, state, legal[1:])
+    return to_fixed_tuple(legal, _REPLY_LEN)
 
 
-_START_SIGNATURE = types.int64(types.int64[::1], types.uint64, types.int64, types.boolean)
-_ADVANCE_SIGNATURE = types.int64(types.int64[::1], types.int64)
+_REPLY = types.UniTuple(types.int64, _REPLY_LEN)
+_START_SIGNATURE = _REPLY(types.int64[::1], types.uint64, types.int64, types.boolean)
+_ADVANCE_SIGNATURE = _REPLY(types.int64[::1], types.int64)
 _START = _ADVANCE = None
 """The entry points (:func:`briscasim.jit.entry_point`) of :func:`_start` and
 :func:`_advance`, looked up when the first deal starts."""
 
 
-def _started(buffer, seed: int, item: int, shuffle: bool) -> int:
-    """:func:`_start` through its entry point (looked up, with :func:`_advance`'s, once)."""
+def _started(buffer, seed: int, item: int, shuffle: bool) -> tuple[int, ...]:
+    """The legal actions after :func:`_start`, called through its entry point (looked up,
+    with :func:`_advance`'s, once)."""
     global _START, _ADVANCE
     if _START is None:
         _ADVANCE = entry_point(_advance, _ADVANCE_SIGNATURE)
         _START = entry_point(_start, _START_SIGNATURE)
-    return _START(buffer, seed, item, shuffle)
-
-
-_LEGAL: dict[int, tuple[int, ...]] = {}
-
-
-def _unpack(p: int) -> tuple[int, ...]:
-    k = p >> 48
-    if k == 3:
-        legal = (p & 63, p >> 6 & 63, p >> 12 & 63)
-    else:
-        legal = tuple(p >> (6 * i) & 63 for i in range(k))
-    if len(_LEGAL) < 1 << 20:
-        _LEGAL[p] = legal
-    return legal
+    reply = _START(buffer, seed, item, shuffle)
+    return reply[1:1 + reply[0]]
 
 
 class Deal:
@@ -255,7 +241,7 @@ class Deal:
                                 f"the {len(expected)} cards in play once)")
         self._setup(rules)
         self._deck[:len(ids)] = ids
-        self._legal = self._decode(_started(self._buffer, 0, 0, False))
+        self._legal = _started(self._buffer, 0, 0, False)
 
     @classmethod
     def from_seed(cls, rules: Rules, seed: int, deal_index: int = 0) -> "Deal":
@@ -265,7 +251,7 @@ class Deal:
         deal_index = check_count("deal_index", deal_index, 2 ** 63)
         deal = cls.__new__(cls)
         deal._setup(rules)
-        deal._legal = deal._decode(_started(deal._buffer, seed, deal_index, True))
+        deal._legal = _started(deal._buffer, seed, deal_index, True)
         return deal
 
     def _setup(self, rules: Rules) -> None:
@@ -375,8 +361,8 @@ class Deal:
             action = parse_action(action)
         if action not in self._legal:
             raise self._illegal(action)
-        packed = _ADVANCE(self._buffer, action)     # set by the deal's start
-        self._legal = _LEGAL.get(packed) or _unpack(packed)
+        reply = _ADVANCE(self._buffer, action)     # set by the deal's start
+        self._legal = reply[1:1 + reply[0]]
         self.actions.append(action)
 
     def play_out(self, decide: Callable[["Deal"], object]) -> "Deal":
@@ -385,9 +371,6 @@ class Deal:
         while self._legal:
             self.play(decide(self))
         return self
-
-    def _decode(self, packed: int) -> tuple[int, ...]:
-        return _LEGAL.get(packed) or _unpack(packed)
 
     def _illegal(self, a: int) -> IllegalAction:
         if self.over:
@@ -518,6 +501,8 @@ def _check_rules(rules) -> None:
 
 def check_count(name: str, value, high: int) -> int:
     """``value`` as a whole number from 0 to ``high - 1``, else :class:`UserError`."""
+    if type(value) is int and 0 <= value < high:
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
             or not 0 <= value < high:
         raise UserError(f"{name} = {value!r} must be a whole number from 0 below {high}")
