@@ -69,6 +69,7 @@ class BriscaGame(pyspiel.Game):
         if preset not in PRESETS:
             raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
         self.rules = Rules.preset(preset)
+        self.deck_ids = tuple(self.rules.deck_ids)
         if self.rules.match_kind != "deal":
             raise ValueError(f"preset {preset!r} plays matches; the game is one deal")
         r = self.rules
@@ -93,7 +94,7 @@ class BriscaState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self.rules = game.rules
+        self.rules, self._cards = game.rules, game.deck_ids
         self.deck: list[int] = []
         self.deal: Deal | None = None
 
@@ -109,13 +110,13 @@ class BriscaState(pyspiel.State):
 
     def chance_outcomes(self):
         placed = set(self.deck)
-        left = [c for c in self.rules.deck_ids if c not in placed]
+        left = [c for c in self._cards if c not in placed]
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action):
         if self.deal is None:
             self.deck.append(int(action))
-            if len(self.deck) == len(self.rules.deck_ids):
+            if len(self.deck) == len(self._cards):
                 self.deal = Deal(self.rules, self.deck)
         else:
             self.deal.play(int(action))
