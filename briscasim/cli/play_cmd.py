@@ -35,11 +35,6 @@ def named(card: int) -> str:
     return f"{C.card_code(card)} ({C.card_name(card)})"
 
 
-def action_text(action: int) -> str:
-    from ..game import action_code
-    return named(action) if action < C.N_CARD_IDS else action_code(action)
-
-
 class Terminal:
     """Decides for one lineup entry by asking at the terminal (a ``people`` entry of
     :class:`briscasim.driver.LineupPlayers`); shows only what its seat may know."""
@@ -87,7 +82,7 @@ class Terminal:
             return f"  {who} {'play' if you else 'plays'} {named(e.a)}"
         if e.kind == "trick":
             return (f"trick {e.b}: {who} {'take' if you else 'takes'} {e.a} points  "
-                    f"(points: {self._points(deal)})")
+                    f"(points: {self.points_line(deal)})")
         if e.kind == "draw" and (you or e.b):
             return (f"  {who} {'draw' if you else 'draws'} "
                     + (f"the face-up {named(e.a)}" if e.b else named(e.a)))
@@ -97,7 +92,7 @@ class Terminal:
             return f"{who} {'have' if you else 'has'} a black hand"
         return None
 
-    def _points(self, deal) -> str:
+    def points_line(self, deal) -> str:
         mine = deal.rules.side_of[self.seat]
         return ", ".join(f"{'your side' if s == mine else f'side {s}'} {p}"
                          for s, p in enumerate(deal.points))
@@ -111,7 +106,7 @@ class Terminal:
         table = (f"face-up {named(up)}, " if up != L.NO_CARD and to_draw else "")
         self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
                   f"{C.SUIT_NAMES[deal.trump]}; {table}{to_draw} cards to draw; points: "
-                  f"{self._points(deal)}")
+                  f"{self.points_line(deal)}")
         trick = deal.current_trick
         if trick and deal.phase == "play":
             self.echo("on the table: " + ", ".join(named(c) for c in trick))
@@ -124,6 +119,7 @@ class Terminal:
 
     # ---- a decision -----------------------------------------------------------------------
     def __call__(self, deal) -> int:
+        from ..game import action_code
         self.sit(deal, deal.turn)
         self.catch_up(deal)
         self.status(deal)
@@ -134,7 +130,9 @@ class Terminal:
             self.echo(f"you may swap your {named(given)} for the face-up {named(deal.face_up)}")
         if self.hint:
             self.show_hint(deal)
-        ask = "swap or keep" if deal.phase == "swap" else "your card"
+        legal = deal.legal_actions()
+        ask = ("your card" if max(legal) < C.N_CARD_IDS else
+               f"your action ({' '.join(map(action_code, legal))})")
         while True:
             try:
                 text = self.read(f"{ask} (help, hint, quit)> ").strip()
@@ -147,7 +145,7 @@ class Terminal:
 
     def parse(self, deal, text: str) -> int | None:
         """The action typed, or None after answering a command or a mistake."""
-        from ..game import parse_action
+        from ..game import action_code, parse_action
         word = text.lower()
         if word in ("quit", "exit", "q"):
             raise Quit
@@ -174,9 +172,7 @@ class Terminal:
             return action
         where = ("not in your hand" if action < C.N_CARD_IDS and deal.phase == "play"
                  else "not legal now")
-        self.echo(f"{code} is {where}; legal: "
-                  + " ".join(C.card_code(a) if a < C.N_CARD_IDS else action_text(a)
-                             for a in legal))
+        self.echo(f"{code} is {where}; legal: {' '.join(map(action_code, legal))}")
         return None
 
     def show_hint(self, deal) -> None:
@@ -275,7 +271,7 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
         side = rules.side_of[you.seat]
         click.echo("\nthe deal is drawn" if out.winner is None else
                    f"\n{'you win' if out.winner == side else f'side {out.winner} wins'} the "
-                   f"deal ({you._points(deal)})")
+                   f"deal ({you.points_line(deal)})")
     if match:
         won, points, _, result = match
         mine = rules.side_of[seat]          # the match counts the players' sides

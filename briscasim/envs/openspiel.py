@@ -30,8 +30,7 @@ from ..rules import PRESETS, Rules
 from .observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
 
 NAME = "briscasim"
-KINDS = EVENT_NAMES
-_ROW = len(KINDS) + L.MAX_PLAYERS + 2 * L.N_CARD_IDS
+_ROW = len(EVENT_NAMES) + L.MAX_PLAYERS + 2 * L.N_CARD_IDS
 """An event row of the information-state tensor: its kind, its seat, its card(s), one-hot."""
 _ROWS = 128
 """Event rows of the information-state tensor: more than a seat ever sees in a deal."""
@@ -258,12 +257,12 @@ class BriscaObserver:
                     self.dict["signals"][8 + bit] = a >> bit & 1
                 continue
             row = events[i]
-            row[KINDS.index(kind)] = 1
+            row[EVENT_NAMES.index(kind)] = 1
             if seat >= 0:
-                row[len(KINDS) + seat] = 1
+                row[len(EVENT_NAMES) + seat] = 1
             for j, code in enumerate((a, b)):
                 if code != "-":
-                    row[len(KINDS) + L.MAX_PLAYERS + j * L.N_CARD_IDS + C.card_id(code)] = 1
+                    row[len(EVENT_NAMES) + L.MAX_PLAYERS + j * L.N_CARD_IDS + C.card_id(code)] = 1
 
     def string_from(self, state, player):
         if self.perfect_recall:
