@@ -238,6 +238,8 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
                         f" got {len(strategies)}")
     if iterations < 1:
         raise UserError(f"--iterations {iterations}: give at least 1")
+    if seconds <= 0:
+        raise UserError(f"--seconds {seconds}: give a positive number of seconds")
     if not 0 <= deal_index <= MAX_INDEX:
         raise UserError(f"--deal {deal_index}: give 0 to {MAX_INDEX}")
     if seed is None:
