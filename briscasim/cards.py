@@ -48,6 +48,15 @@ def card_code(card: int) -> str:
     return FACES[card % N_FACES] + SUITS[card // N_FACES]
 
 
+FACE_NAMES = ("ace", "three", "king", "horse", "jack", "nine", "eight", "seven", "six",
+              "five", "four", "two")
+
+
+def card_name(card: int) -> str:
+    """The card in words, e.g. ``"ace of oros"`` for ``Ao``."""
+    return f"{FACE_NAMES[card % N_FACES]} of {SUIT_NAMES[card // N_FACES]}"
+
+
 def suit_of(card: int) -> int:
     return card // N_FACES
 

@@ -26,10 +26,13 @@ from .strategies.params import StrategyError
 
 class LineupPlayers:
     """Decides for every seat of one deal with a lineup's strategies (callable on a
-    :class:`Deal`): seat ``s`` plays entry ``(s + shift) % n``."""
+    :class:`Deal`): seat ``s`` plays entry ``(s + shift) % n``; the entries of ``people``
+    are played by the callable given for each instead (someone at a terminal)."""
 
-    def __init__(self, lineup, seed: int, item: int, deal_no: int, shift: int, n: int):
+    def __init__(self, lineup, seed: int, item: int, deal_no: int, shift: int, n: int,
+                 people=None):
         self.lineup, self.shift, self.n = lineup, shift, n
+        self.people = people or {}
         self.arrays = lineup.arrays()
         self.rngs = [new_stream() for _ in range(n)]
         self.py_rngs = {}
@@ -48,6 +51,8 @@ class LineupPlayers:
     def __call__(self, deal: Deal) -> int:
         seat = deal.turn
         entry = self.entry(seat)
+        if entry in self.people:
+            return self.people[entry](deal)
         strategy = self.lineup.strategies[entry]
         try:
             if strategy.python_fn is None or (deal.phase == "swap"
@@ -63,13 +68,14 @@ class LineupPlayers:
 
 
 def play_deal(rules: Rules, lineup, seed: int, item: int, deal_no: int = 0,
-              rotation: int = 0) -> Deal:
+              rotation: int = 0, people=None) -> Deal:
     """Deal ``deal_no`` of item ``item`` (a deal, or a match) under ``seed``, played to its
     end by ``lineup`` as the batch kernels play it; ``rotation`` is the lineup's shift (for
-    a match, :func:`~briscasim.engine.match.seating`). An illegal action raises
-    :class:`IllegalAction` naming the seat, the decision and the command that replays it."""
+    a match, :func:`~briscasim.engine.match.seating`); ``people`` as for
+    :class:`LineupPlayers`. An illegal action raises :class:`IllegalAction` naming the
+    seat, the decision and the command that replays it."""
     deal = Deal(rules, seeded_deck(rules.to_array(), seed, item, deal_no).tolist())
-    players = LineupPlayers(lineup, seed, item, deal_no, rotation, rules.players)
+    players = LineupPlayers(lineup, seed, item, deal_no, rotation, rules.players, people)
     try:
         return deal.play_out(players)
     except (IllegalAction, StrategyError) as e:
@@ -120,9 +126,11 @@ def rules_arguments(rules: Rules) -> list[str]:
     return words
 
 
-def match_deals(rules: Rules, lineup, seed: int, match: int, rotation: int = 0):
-    """The deals of match ``match`` played as the match kernel plays them, and its tallies:
-    ``(deals, deals_won, points, black_hands, result)`` (players' sides)."""
+def match_deals(rules: Rules, lineup, seed: int, match: int, rotation: int = 0,
+                people=None):
+    """The deals of match ``match`` played as the match kernel plays them (``people`` as
+    for :class:`LineupPlayers`), and its tallies: ``(deals, deals_won, points,
+    black_hands, result)`` (players' sides)."""
     from .engine.match import match_result, seating, tally_deal
     r = rules.to_array()
     n = rules.players
@@ -131,7 +139,7 @@ def match_deals(rules: Rules, lineup, seed: int, match: int, rotation: int = 0):
     deals, black, result = [], 0, L.UNDECIDED
     while result == L.UNDECIDED:
         j = len(deals)
-        deal = play_deal(rules, lineup, seed, match, j, seating(j, rotation, n))
+        deal = play_deal(rules, lineup, seed, match, j, seating(j, rotation, n), people)
         deals.append(deal)
         black += tally_deal(r, deal.state, j, won, points)
         result = int(match_result(r, len(deals), won, points))

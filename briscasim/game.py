@@ -254,6 +254,18 @@ class Deal:
         deal._legal = _started(deal._buffer, seed, deal_index, True)
         return deal
 
+    def copy(self) -> "Deal":
+        """An independent copy of the deal as it stands."""
+        new = Deal.__new__(Deal)
+        new.rules, new._buffer = self.rules, self._buffer.copy()
+        new.actions, new._read, new._legal = list(self.actions), self._read, self._legal
+        return new
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "Deal":
+        return self.copy()
+
     def _setup(self, rules: Rules) -> None:
         self.rules = rules
         self._buffer = buffer = np.empty(_BUFFER_LEN, np.int64)

@@ -22,8 +22,8 @@ from numba import njit
 
 from . import cards as C
 from .engine.core import legal_actions, signals
-from .engine.layout import (HAND_SIZE, MAX_LEGAL, PHASE_OVER, PUBLIC_LEN, R_SIDE, R_SIGNALS,
-                            S_HANDS, S_PHASE, S_TRICK_NO, S_TURN, STATE_LEN)
+from .engine.layout import (HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, PHASE_OVER, PUBLIC_LEN,
+                            R_SIDE, R_SIGNALS, S_HANDS, S_PHASE, S_TRICK_NO, S_TURN, STATE_LEN)
 from .engine.rng import new_stream, stream_key
 from .envs.observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
 from .errors import UserError
@@ -202,3 +202,188 @@ def deal_at(deal: Deal, at: int) -> Deal:
                         f"decide")
     return pos
 
+
+
+# ---- positions typed in from a real table ----------------------------------------------------
+_REBUILDS, _TRIES = 400, 4
+"""At most this many deck orders are tried while fitting a typed-in position, from at most
+this many starting orders."""
+
+
+class _Misfit(Exception):
+    """The deck order tried does not fit the typed-in history (a card must move)."""
+
+    def __init__(self, item: int, seat: int, card: int | None, deal: Deal):
+        self.item, self.seat, self.card, self.deal = item, seat, card, deal
+
+
+def parse_history(text: str, rules) -> list[tuple[int | None, int, str]]:
+    """``--played``: ``[SEAT:]ACTION`` items (cards, ``swap``, ``keep``) in playing order, as
+    ``(seat or None, action, item text)``."""
+    from .game import parse_action
+    out = []
+    for item in text.replace(",", " ").split():
+        who, colon, what = item.rpartition(":")
+        seat = None
+        if colon:
+            if not who.isdigit() or int(who) >= rules.players:
+                raise UserError(f"--played {item!r}: the seat before ':' is a number from 0 "
+                                f"to {rules.players - 1} in {rules.name}")
+            seat = int(who)
+        try:
+            out.append((seat, parse_action(what), item))
+        except UserError as e:
+            raise UserError(f"--played {item!r}: {e}") from None
+    return out
+
+
+def typed_position(rules, seat: int, hand, face_up, played: str = "", seed: int = 0) -> Deal:
+    """The position of a real table: ``seat`` to act holding ``hand``, ``face_up`` the card
+    turned at the deal, ``played`` the actions so far (:func:`parse_history`; a swap as
+    ``SEAT:swap``).
+
+    The cards nobody has seen are placed in a deck order that fits the history (every card
+    played was in its player's hand, every swap was offered, ``seat`` holds ``hand`` now);
+    the engine checks every action. Only what ``seat`` may know is read from the position
+    (:func:`analyze` samples the unseen cards afresh), so how they were placed matters not.
+    Offers that nobody may know were made are declined. Bad input raises :class:`UserError`
+    naming the option and the value."""
+    from .cards import CardError, parse_cards
+    if rules.signals != "none":
+        raise UserError(f"a typed-in position takes no partner signals; {rules.name} has "
+                        "signals (give a preset without them)")
+    if isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise UserError(f"--seat {seat}: seats are numbered 0 to {rules.players - 1} in "
+                        f"{rules.name}")
+    in_play = set(rules.deck_ids)
+    try:
+        held = parse_cards(hand, where="--hand")
+        turned = parse_cards(face_up, where="--face-up")
+    except CardError as e:
+        raise UserError(str(e)) from None
+    if len(turned) != 1:
+        raise UserError(f"--face-up {face_up!r}: give the one card turned face up at the deal")
+    turned = turned[0]
+    history = parse_history(played, rules)
+    cards_played = [a for _, a, _ in history if a < C.N_CARD_IDS]
+    for option, value, ids in (("--hand", hand, held), ("--face-up", face_up, [turned]),
+                               ("--played", played, cards_played)):
+        for c in ids:
+            if c not in in_play:
+                raise UserError(f"{option} {value!r}: {C.card_code(c)} is not in play in "
+                                f"{rules.name}")
+            if ids.count(c) > 1:
+                raise UserError(f"{option} {value!r}: {C.card_code(c)} is given twice")
+    twice = set(held) & set(cards_played)
+    if twice:
+        raise UserError(f"--hand {hand!r}: {C.card_code(min(twice))} is also in --played")
+    if rules.face_up_reshuffle and turned % C.N_FACES in (C.ACE, C.THREE):
+        raise UserError(f"--face-up {face_up!r}: under face_up_reshuffle an ace or three "
+                        "never stays face up")
+    n = rules.players
+    rng = np.random.default_rng(seed)
+    first = None
+    for _ in range(_TRIES):     # another start, if a black hand ended the deal at once
+        rest = [c for c in rules.deck_ids if c != turned]
+        rng.shuffle(rest)
+        deck = rest[:3 * n] + [turned] + rest[3 * n:]
+        try:
+            for _ in range(_REBUILDS):
+                try:
+                    return _fit(rules, deck, seat, held, history, hand)
+                except _Misfit as m:
+                    deck = _moved(m, deck, held, seat, history)
+            raise UserError(f"--played {played!r}: no deal fits this history")
+        except UserError as e:
+            first = first or e
+    raise first
+
+
+def _fit(rules, deck, seat, held, history, hand_text, partial=False) -> Deal:
+    """``deck`` played through the typed history (checking the position it leads to unless
+    ``partial``); a :class:`_Misfit` names the first card that is not where the history
+    needs it."""
+    from .engine.layout import ACTION_KEEP, ACTION_SWAP
+    deal = Deal(rules, deck)
+    i = 0
+    while i < len(history):
+        who, a, text = history[i]
+        if deal.over:
+            raise UserError(f"--played {text!r} (item {i + 1}): the deal is over before it")
+        if deal.phase == "swap":        # an offer: taken if the history swaps here
+            take = a == ACTION_SWAP and who in (None, deal.turn)
+            deal.play(ACTION_SWAP if take else ACTION_KEEP)
+            i += take or a == ACTION_KEEP
+            continue
+        if a == ACTION_KEEP:
+            i += 1                      # a declined offer changes nothing anyone knows
+            continue
+        if a == ACTION_SWAP:            # no offer here: the swapper must hold another card
+            raise _Misfit(i, who if who is not None else _last_winner(deal), None, deal)
+        if who is not None and who != deal.turn:
+            raise UserError(f"--played {text!r} (item {i + 1}): seat {deal.turn} is to "
+                            f"play, not seat {who}")
+        if a not in deal.hand(deal.turn):
+            raise _Misfit(i, deal.turn, a, deal)
+        deal.play(a)
+        i += 1
+    if partial:
+        return deal
+    while deal.phase == "swap" and (deal.turn != seat or len(deal.hand(seat)) < len(held)):
+        deal.play(ACTION_KEEP)          # (the seat has drawn since: it kept)
+    if deal.over:
+        raise UserError("--played: the deal is over after these actions; nothing to decide")
+    if deal.turn != seat:
+        raise UserError(f"--seat {seat}: after --played it is seat {deal.turn} to act")
+    now = deal.hand(seat)
+    missing = [c for c in held if c not in now]
+    if missing:
+        raise _Misfit(len(history), seat, missing[0], deal)
+    if len(now) != len(held):
+        raise UserError(f"--hand {hand_text!r}: {len(held)} cards, but seat {seat} holds "
+                        f"{len(now)} at this point of {rules.name}")
+    return deal
+
+
+def _last_winner(deal: Deal) -> int:
+    tricks = deal.tricks
+    return tricks[-1].winner if tricks else deal.turn
+
+
+def _moved(m: _Misfit, deck: list[int], held, seat: int, history) -> list[int]:
+    """A deck order in which seat ``m.seat`` holds ``m.card`` at item ``m.item`` (or, for a
+    swap, a card that gets it the offer), else :class:`UserError`."""
+    deal, who = m.deal, m.seat
+    public = {c for c, k in deal.view(who).known.items() if k == KNOWN_UNSEEN}
+    hand = deal.hand(who)
+    unseen = public - set(hand) - (set() if who == seat else set(held))
+    later = {a for _, a, _ in history[m.item:]}
+    # a card to give up for it: best one neither played later nor held at the end
+    spare = sorted((x for x in hand if x in public and (m.item < len(history)
+                                                         or x not in held)),
+                   key=lambda x: (who == seat and x in held, x in later))
+    _, _, text = history[m.item] if m.item < len(history) else (None, None, "")
+    where = f"--played {text!r} (item {m.item + 1})" if text else "--hand"
+    if m.card is not None:
+        if m.card not in unseen:
+            raise UserError(f"{where}: seat {who} cannot hold {C.card_code(m.card)} here "
+                            "(it is played, face up or known to be elsewhere)")
+        if not spare:
+            raise UserError(f"{where}: seat {who} cannot hold {C.card_code(m.card)} here")
+        return _exchanged(deck, m.card, spare[0])
+    for c in sorted(unseen):            # a swap: find a card that gets the seat the offer
+        for x in spare:
+            trial = _exchanged(deck, c, x)
+            try:
+                _fit(deal.rules, trial, seat, held, history[:m.item + 1], "", partial=True)
+                return trial
+            except _Misfit:
+                pass
+    raise UserError(f"{where}: seat {who} cannot be offered a swap here")
+
+
+def _exchanged(deck: list[int], a: int, b: int) -> list[int]:
+    out = list(deck)
+    i, j = out.index(a), out.index(b)
+    out[i], out[j] = b, a
+    return out

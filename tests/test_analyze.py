@@ -3,8 +3,9 @@ deal is perfect information, and bad input."""
 import json
 
 import numpy as np
+import pytest
 
-from briscasim.position import analyze, deal_at
+from briscasim.position import analyze, deal_at, typed_position
 from briscasim.engine import layout as L
 from briscasim.game import Deal, action_code
 from briscasim.replay import replay_deal
@@ -111,3 +112,71 @@ def test_the_budget_in_seconds_stops_sampling():
     result = analyze(pos, iterations=10 ** 7, seconds=0.2)
     assert 0 < result.worlds < 10 ** 7
     assert np.isfinite([a.score for a in result.actions]).all()
+
+
+def _typed_in(pos: Deal) -> list[str]:
+    """The typed-in options of ``pos``, for the seat to act: what it may know (the plays
+    and swaps with their seats, its own declined offers, its hand, the card turned)."""
+    history, replay = [], Deal(pos.rules, pos.deck)
+    for a in pos.actions:
+        if a != L.ACTION_KEEP or replay.turn == pos.turn:
+            history.append(f"{replay.turn}:{action_code(a)}")
+        replay.play(a)
+    return ["--preset", pos.rules.name, "--seat", str(pos.turn),
+            "--hand", " ".join(action_code(c) for c in pos.hand(pos.turn)),
+            "--face-up", action_code(pos.turned), "--played", " ".join(history)]
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs", "brisca-3-hidden"])
+def test_a_typed_in_position_is_what_the_seat_knows(preset):
+    rules = Rules.preset(preset)
+    for index in range(4):
+        full = replay_deal(rules, ["random"], 9, index)
+        for at in range(0, len(full.actions), 3):
+            pos = deal_at(full, at)
+            if pos.phase != "play":
+                continue
+            argv = _typed_in(pos)
+            typed = typed_position(rules, pos.turn, argv[5], argv[7], argv[9])
+            mine, real = typed.view(pos.turn), pos.view(pos.turn)
+            assert (mine.public == real.public).all(), (index, at)
+            assert sorted(mine.hand_cards) == sorted(real.hand_cards)
+            assert sorted(typed.legal_actions()) == sorted(pos.legal_actions())
+
+
+def test_typed_in_analysis_on_the_command_line(capsys):
+    rules = Rules.preset("brisca-2")
+    pos = deal_at(replay_deal(rules, ["greedy"], 1, 3), 9)
+    argv = ["analyze", *_typed_in(pos), "--iterations", "128", "--json"]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["position"]["seat"] == pos.turn and d["worlds"] == 128
+    assert sorted(d["position"]["hand"]) == sorted(action_code(c) for c in pos.hand(pos.turn))
+    assert sorted(a["action"] for a in d["actions"]) == sorted(pos.legal_codes())
+    # the worlds are sampled from what the seat knows alone: the same figures as the
+    # position of the real deal
+    assert d["actions"] == analyze(pos, 128).to_dict()["actions"]
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--hand", "Ao 3c 3c", "--face-up", "4o"], "--hand 'Ao 3c 3c': 3c is given twice"),
+    (["--hand", "Ao 3c 5e", "--face-up", "4o", "--played", "0:Ao"],
+     "--hand 'Ao 3c 5e': Ao is also in --played"),
+    (["--hand", "Ao 3c", "--face-up", "4o", "--played", "0:Rb"],
+     "--hand 'Ao 3c': 2 cards, but seat 1 holds 3"),
+    (["--hand", "Ao 3c 5e", "--face-up", "4o", "--played", "0:Rb 0:2b"],
+     "--played '0:2b' (item 2): seat 1 is to play, not seat 0"),
+    (["--hand", "Ao 3c 5e", "--face-up", "4o", "--played", "0:Rb 1:2b 0:7c 1:4o"],
+     "--played '1:4o' (item 4): seat 1 cannot hold 4o"),
+    (["--hand", "Ao 3c 5e", "--face-up", "4o", "--played", "0:Rb 1:2b"],
+     "--seat 1: after --played it is seat 0 to act"),
+    (["--hand", "Ao 3c 9e", "--face-up", "4o"], "9e is not in play in brisca-2"),
+    (["--hand", "Ao 3c 5e", "--face-up", "4o", "--played", "7:Rb"], "--played '7:Rb'"),
+    (["--hand", "Ao 3c 5e", "--face-up", "Xo"], "--face-up: unknown card code 'Xo'"),
+    (["--hand", "Ao 3c 5e"], "needs --face-up too"),
+])
+def test_a_typed_in_position_that_cannot_be_is_one_line(options, words, capsys):
+    code, out, err = run(["analyze", "--preset", "brisca-2", "--seat", "1", *options], capsys)
+    assert code == 2 and words in err, err
+    assert len(err.strip().splitlines()) == 1 and not out

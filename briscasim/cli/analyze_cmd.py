@@ -22,8 +22,17 @@ from .simulate_cmd import format_table, rules_from_options, rules_options
               help="A simulated deal: its index.")
 @click.option("--rotation", type=int, default=0, show_default=True,
               help="A simulated deal: the rotation of the strategies (--duplicate).")
-@click.option("--at", "at", type=int, required=True,
+@click.option("--at", "at", type=int, default=None,
               help="The position after this many actions of the deal (0: before the first).")
+@click.option("--seat", type=int, default=None,
+              help="A typed-in position: the seat to act.")
+@click.option("--hand", default=None, metavar="CODES",
+              help="A typed-in position: the seat's hand now (e.g. \"Ao 3c 5e\").")
+@click.option("--face-up", "face_up", default=None, metavar="CODE",
+              help="A typed-in position: the card turned face up at the deal.")
+@click.option("--played", default="", metavar="ITEMS",
+              help="A typed-in position: the actions so far in order, each SEAT:CARD or "
+                   "SEAT:swap (e.g. \"0:4c 1:2b 0:swap 0:5e\"); the seat may be left out.")
 @click.option("--iterations", type=int, default=1000, show_default=True,
               help="Worlds sampled (each action is played out in every world).")
 @click.option("--seconds", type=float, default=None,
@@ -32,7 +41,7 @@ from .simulate_cmd import format_table, rules_from_options, rules_options
               help="Seed of the sampled worlds.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rotation, at,
-            iterations, seconds, sample_seed, as_json):
+            seat, hand, face_up, played, iterations, seconds, sample_seed, as_json):
     """Every legal action of a position with its expected score (wins + draws/2) and point
     margin, each with a 95% interval, for the seat to act.
 
@@ -43,10 +52,24 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
     \b
       briscasim analyze --file deal.toml --at 12
       briscasim analyze --preset brisca-2 --strategy greedy --seed 1 --deal 7 --at 30
+      briscasim analyze --preset brisca-2 --seat 1 --hand "Ao 3c 5e" --face-up 4o \\
+          --played "0:Rb 1:2b 1:7c 0:Sb"
     """
     from .. import replay as R
-    from ..position import analyze as run, deal_at
+    from ..position import analyze as run, deal_at, typed_position
 
+    typed = [name for name, v in (("--seat", seat), ("--hand", hand), ("--face-up", face_up),
+                                  ("--played", played or None)) if v is not None]
+    if typed:
+        if deal_file is not None or strategies or at is not None:
+            raise UserError(f"{typed[0]} types a position in; it takes no --file, --strategy "
+                            "or --at")
+        missing = [name for name in ("--seat", "--hand", "--face-up") if name not in typed]
+        if missing:
+            raise UserError(f"a typed-in position needs {', '.join(missing)} too")
+    elif at is None:
+        raise UserError("give --at (the position after that many actions of the deal), or "
+                        "type a position in with --seat, --hand, --face-up and --played")
     if deal_file is not None and strategies:
         raise UserError("--strategy analyzes a simulated deal; a deal from --file takes its "
                         "actions from the file")
@@ -55,15 +78,18 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
     if deal_file is not None:
         from ..rules import parse_override
         overrides = dict(parse_override(t) for t in rule_overrides)
-        deal = R.load_deal_file(deal_file, preset, overrides)
+        position = deal_at(R.load_deal_file(deal_file, preset, overrides), at)
     else:
         rules = rules_from_options(preset, rule_overrides)
         if rules.match_kind != "deal":
             raise UserError("analyze takes a single deal; rules with a match option play "
                             "matches")
-        deal = R.replay_deal(rules, list(strategies) or ["random"], seed, deal_index,
-                             rotation)
-    result = run(deal_at(deal, at), iterations, seconds, sample_seed)
+        if typed:
+            position = typed_position(rules, seat, hand, face_up, played)
+        else:
+            position = deal_at(R.replay_deal(rules, list(strategies) or ["random"], seed,
+                                             deal_index, rotation), at)
+    result = run(position, iterations, seconds, sample_seed)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
@@ -72,6 +98,12 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
                f"({p['phase']}); hand {' '.join(p['hand'])}; trick {' '.join(p['trick']) or '-'}"
                f"; face-up {p['face_up']} (trump {p['trump']}); points "
                + ", ".join(f"side {i}: {x}" for i, x in enumerate(p["points"])))
+    click.echo(format_analysis(result))
+
+
+def format_analysis(result) -> str:
+    """The values of an analysis as a table, best first, under a line saying how they were
+    found."""
     exact = all(a.exact for a in result.actions)
     how = ("exact (alpha-beta, perfect information from here)" if exact else
            f"{result.worlds} sampled worlds, played out by greedy")
@@ -81,6 +113,5 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
         ci = ("" if exact else f"[{a.score_ci95[0]:.3f}, {a.score_ci95[1]:.3f}]")
         mci = ("" if exact else f"[{a.margin_ci95[0]:+.1f}, {a.margin_ci95[1]:+.1f}]")
         rows.append([d["action"], f"{a.score:.3f}", ci, f"{a.margin:+.1f}", mci])
-    click.echo(f"values: {how}")
-    click.echo(format_table(["action", "score", "95% interval", "margin", "95% interval"],
-                            rows))
+    return (f"values: {how}\n"
+            + format_table(["action", "score", "95% interval", "margin", "95% interval"], rows))

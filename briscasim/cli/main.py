@@ -27,6 +27,7 @@ COMMANDS = {
     "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
     "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),
     "analyze": ("briscasim.cli.analyze_cmd", "analyze", "Value every legal action of a position."),
+    "play": ("briscasim.cli.play_cmd", "play", "Play a deal or a match in the terminal."),
 }
 
 

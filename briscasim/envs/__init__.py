@@ -1,5 +1,6 @@
-"""Environments for learning agents: many deals at once (:class:`VectorEnv`), and a
-PettingZoo AEC environment (:func:`pettingzoo_env`, with the ``rl`` extra installed).
+"""Environments for learning agents: many deals at once (:class:`VectorEnv`), a PettingZoo
+AEC environment (:func:`pettingzoo_env`) and an OpenSpiel game (:func:`register_openspiel`),
+the last two with the ``rl`` extra installed.
 
 Every environment gives a seat what it may know as the ``int8`` arrays of
 :mod:`briscasim.envs.observation` and its legal actions as an action mask from the engine.
@@ -8,7 +9,7 @@ from .observation import OBSERVATION, OBSERVATION_LEN, fields, observe
 from .vector import VectorEnv
 
 __all__ = ["OBSERVATION", "OBSERVATION_LEN", "VectorEnv", "fields", "observe",
-           "pettingzoo_env"]
+           "pettingzoo_env", "register_openspiel"]
 
 
 def pettingzoo_env(preset: str = "brisca-2", **options):
@@ -17,3 +18,11 @@ def pettingzoo_env(preset: str = "brisca-2", **options):
     extra (``pip install 'briscasim[rl]'``)."""
     from .pettingzoo import BriscaEnv
     return BriscaEnv(preset, **options)
+
+
+def register_openspiel() -> None:
+    """Register ``"briscasim"`` with OpenSpiel as a Python game (parameter ``preset``):
+    ``pyspiel.load_game("briscasim", {"preset": "brisca-4-pairs"})``; needs the ``rl``
+    extra. See :mod:`briscasim.envs.openspiel`."""
+    from .openspiel import register
+    register()

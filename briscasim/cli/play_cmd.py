@@ -1,0 +1,289 @@
+"""``briscasim play``: a deal or a match in the terminal against the built-in or your own
+strategies.
+
+You play one lineup entry; the others are strategies, as in ``briscasim simulate``. The deal
+goes through the driver (:func:`briscasim.driver.play_deal`, :func:`~briscasim.driver.
+match_deals`) with :class:`Terminal` deciding for your entry: it shows what your seat may
+know (docs/rules.md, "Information: what each seat may know") and asks for your action. The
+game is saved as a deal file that ``briscasim replay --file`` shows again.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import secrets
+
+import click
+
+from .. import cards as C
+from ..engine import layout as L
+from ..errors import UserError
+from .simulate_cmd import complete_strategy, rules_from_options, rules_options
+
+HELP = """type a card to play it: its code (Ao, 7c, Rb: rank A 3 R C S 9 8 7 6 5 4 2, suit
+  o c e b) or its number in your hand (1, 2, 3); at a swap offer: swap or keep
+  hint   what each of your actions is worth (briscasim analyze)
+  help   this text
+  quit   leave the game (Ctrl-D too); what was played is saved"""
+
+
+class Quit(Exception):
+    """The player left the game."""
+
+
+def named(card: int) -> str:
+    return f"{C.card_code(card)} ({C.card_name(card)})"
+
+
+class Terminal:
+    """Decides for one lineup entry by asking at the terminal (a ``people`` entry of
+    :class:`briscasim.driver.LineupPlayers`); shows only what its seat may know."""
+
+    def __init__(self, hint: bool, iterations: int, seconds: float | None, read=input,
+                 echo=click.echo):
+        self.hint, self.iterations, self.seconds = hint, iterations, seconds
+        self.read, self.echo = read, echo
+        self.deals: list = []      # every deal this entry has sat at, the current one last
+        self.seat = 0
+        self.shown = 0             # events of the current deal already shown
+
+    # ---- what happened ------------------------------------------------------------------
+    def sit(self, deal, seat: int) -> None:
+        """Take ``seat`` at ``deal`` (a new deal of the match when it is not the last one)."""
+        if self.deals and self.deals[-1] is deal:
+            return
+        if self.deals:
+            self.catch_up(self.deals[-1])
+        self.deals.append(deal)
+        self.seat, self.shown = seat, 0
+        r = deal.rules
+        if len(self.deals) > 1 or r.match_kind != "deal":
+            self.echo(f"\n== deal {len(self.deals)}")
+        self.echo(f"{r.name}: {r.players} players, you are seat {self.seat}"
+                  + ("" if r.teams == "none" else
+                     f" (side {r.side_of[self.seat]}: seats "
+                     f"{' and '.join(map(str, r.sides[r.side_of[self.seat]]))})"))
+
+    def catch_up(self, deal) -> None:
+        """Show the events since the last shown, as the seat sees them."""
+        events = deal.events
+        for e in events[self.shown:]:
+            line = self._event_line(deal, e)
+            if line:
+                self.echo(line)
+        self.shown = len(events)
+
+    def _event_line(self, deal, e) -> str | None:
+        you = e.seat == self.seat
+        who = "you" if you else f"seat {e.seat}"
+        if e.kind == "turned":
+            return f"face-up card: {named(e.a)}; trump {C.SUIT_NAMES[e.b]}"
+        if e.kind == "play":
+            return f"  {who} {'play' if you else 'plays'} {named(e.a)}"
+        if e.kind == "trick":
+            return (f"trick {e.b}: {who} {'take' if you else 'takes'} {e.a} points  "
+                    f"(points: {self.points_line(deal)})")
+        if e.kind == "draw" and (you or e.b):
+            return (f"  {who} {'draw' if you else 'draws'} "
+                    + (f"the face-up {named(e.a)}" if e.b else named(e.a)))
+        if e.kind == "swap":
+            return f"  {who} {'swap' if you else 'swaps'} {named(e.a)} for the face-up {named(e.b)}"
+        if e.kind == "black_hand":
+            return f"{who} {'have' if you else 'has'} a black hand"
+        return None
+
+    def points_line(self, deal) -> str:
+        mine = deal.rules.side_of[self.seat]
+        return ", ".join(f"{'your side' if s == mine else f'side {s}'} {p}"
+                         for s, p in enumerate(deal.points))
+
+    def status(self, deal) -> None:
+        """Where the deal stands for the seat: the trick, the face-up card, points, what is
+        known of other hands, the seat's hand."""
+        view = deal.view(self.seat)
+        to_draw = int(view.public[L.S_TO_DRAW])
+        up = deal.face_up
+        table = (f"face-up {named(up)}, " if up != L.NO_CARD and to_draw else "")
+        self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
+                  f"{C.SUIT_NAMES[deal.trump]}; {table}{to_draw} cards to draw; points: "
+                  f"{self.points_line(deal)}")
+        trick = deal.current_trick
+        if trick and deal.phase == "play":
+            self.echo("on the table: " + ", ".join(named(c) for c in trick))
+        held = sorted((c, s) for c, s in view.known.items() if 0 <= s < L.MAX_PLAYERS
+                      and s != self.seat)
+        if held:
+            self.echo("known: " + "; ".join(f"seat {s} holds {named(c)}" for c, s in held))
+        self.echo("your hand: " + "  ".join(f"{i}) {named(c)}"
+                                            for i, c in enumerate(view.hand_cards, 1)))
+
+    # ---- a decision -----------------------------------------------------------------------
+    def __call__(self, deal) -> int:
+        from ..game import action_code
+        self.sit(deal, deal.turn)
+        self.catch_up(deal)
+        self.status(deal)
+        if deal.phase == "swap":
+            trial = deal.copy()
+            trial.play(L.ACTION_SWAP)
+            (given,) = set(deal.hand(self.seat)) - set(trial.hand(self.seat))
+            self.echo(f"you may swap your {named(given)} for the face-up {named(deal.face_up)}")
+        if self.hint:
+            self.show_hint(deal)
+        legal = deal.legal_actions()
+        ask = ("your card" if max(legal) < C.N_CARD_IDS else
+               f"your action ({' '.join(map(action_code, legal))})")
+        while True:
+            try:
+                text = self.read(f"{ask} (help, hint, quit)> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.echo("")
+                raise Quit from None
+            action = self.parse(deal, text)
+            if action is not None:
+                return action
+
+    def parse(self, deal, text: str) -> int | None:
+        """The action typed, or None after answering a command or a mistake."""
+        from ..game import action_code, parse_action
+        word = text.lower()
+        if word in ("quit", "exit", "q"):
+            raise Quit
+        if word in ("help", "?", "h", ""):
+            self.echo(HELP)
+            return None
+        if word == "hint":
+            self.show_hint(deal)
+            return None
+        legal = deal.legal_actions()
+        hand = deal.view(self.seat).hand_cards
+        if word.isdigit() and deal.phase == "play":
+            if 1 <= int(word) <= len(hand):
+                return hand[int(word) - 1]
+            self.echo(f"{text}: your hand has cards 1 to {len(hand)}")
+            return None
+        code = text[:1].upper() + text[1:].lower() if len(text) == 2 else text
+        try:
+            action = parse_action(code)
+        except UserError as e:
+            self.echo(f"{e}; type help for help")
+            return None
+        if action in legal:
+            return action
+        where = ("not in your hand" if action < C.N_CARD_IDS and deal.phase == "play"
+                 else "not legal now")
+        self.echo(f"{code} is {where}; legal: {' '.join(map(action_code, legal))}")
+        return None
+
+    def show_hint(self, deal) -> None:
+        from ..position import analyze
+        from .analyze_cmd import format_analysis
+        self.echo(format_analysis(analyze(deal, self.iterations, self.seconds)))
+
+
+def save(deals, path: pathlib.Path, labels) -> list[pathlib.Path]:
+    """Each deal as a deal file (one per deal of a match: ``NAME-deal2.json`` ...)."""
+    out = []
+    for j, deal in enumerate(deals):
+        p = path if len(deals) == 1 else path.with_name(f"{path.stem}-deal{j + 1}{path.suffix}")
+        d = deal.to_dict()
+        d["strategies"] = labels
+        p.write_text(json.dumps(d, indent=2) + "\n")
+        out.append(p)
+    return out
+
+
+@click.command()
+@rules_options
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
+              shell_complete=complete_strategy,
+              help="Your opponents (and partners): once for all, or once per other seat in "
+                   "order (default: greedy). Built-ins or module:function.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="Your seat (0 leads the first trick; the dealer sits last).")
+@click.option("--seed", type=int, default=None,
+              help="The cards' seed (default: a fresh one, printed; the same seed deals the "
+                   "same cards).")
+@click.option("--deal", "deal_index", type=int, default=0, show_default=True,
+              help="Which deal (match) of the seed.")
+@click.option("--hint", is_flag=True,
+              help="Before each of your decisions, show what each action is worth (analyze).")
+@click.option("--iterations", type=int, default=300, show_default=True,
+              help="Worlds sampled for a hint.")
+@click.option("--seconds", type=float, default=2.0, show_default=True,
+              help="Time for a hint, at most.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="The deal file to save the game in (default: play-SEED.json).")
+def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, iterations, seconds,
+         save_path):
+    """Play a deal (or a match, under a match rule) in the terminal against strategies.
+
+    \b
+    You see what your seat may know: your hand, the trick, the face-up card, the points,
+    cards known to be in other hands. Type a card (Ao, or its number in your hand), swap or
+    keep, hint, help or quit. The game is saved as a deal file:
+      briscasim play --preset brisca-2 --strategy ismcts --hint
+      briscasim replay --file play-SEED.json
+    """
+    from ..driver import match_deals, play_deal
+    from ..limits import MAX_INDEX
+    from ..simulate import Lineup
+
+    rules = rules_from_options(preset, rule_overrides)
+    n = rules.players
+    if not 0 <= seat < n:
+        raise UserError(f"--seat {seat}: seats are numbered 0 to {n - 1} in {rules.name}")
+    if len(strategies) not in (0, 1, n - 1):
+        raise UserError(f"--strategy: give one for every other seat ({n - 1}) or one for all;"
+                        f" got {len(strategies)}")
+    if iterations < 1:
+        raise UserError(f"--iterations {iterations}: give at least 1")
+    if seconds <= 0:
+        raise UserError(f"--seconds {seconds}: give a positive number of seconds")
+    if not 0 <= deal_index <= MAX_INDEX:
+        raise UserError(f"--deal {deal_index}: give 0 to {MAX_INDEX}")
+    if seed is None:
+        seed = secrets.randbits(32)
+    elif not 0 <= seed < 2 ** 64:
+        raise UserError(f"--seed {seed}: give 0 to {2 ** 64 - 1}")
+    others = list(strategies) or ["greedy"]
+    others = others * (n - 1) if len(others) == 1 else others
+    specs = others[:seat] + ["random"] + others[seat:]     # your entry is never asked
+    lineup = Lineup.build(rules, specs)
+    labels = [("you" if s == seat else label) for s, label in enumerate(lineup.labels)]
+    path = pathlib.Path(save_path or f"play-{seed}.json")
+    you = Terminal(hint, iterations, seconds)
+    click.echo(f"seed {seed}, deal {deal_index}: "
+               + ", ".join(f"seat {s} {x}" for s, x in enumerate(labels)))
+    try:
+        if rules.match_kind == "deal":
+            deals, match = [play_deal(rules, lineup, seed, deal_index, people={seat: you})], None
+        else:
+            deals, *match = match_deals(rules, lineup, seed, deal_index, people={seat: you})
+    except Quit:
+        saved = save(you.deals, path, labels) if you.deals else []
+        click.echo("you left the game" + (f"; what was played is saved in "
+                                           f"{', '.join(map(str, saved))}" if saved else ""))
+        return
+    from ..engine.match import seating
+    for j, deal in enumerate(deals):       # a deal ended by a black hand asks nobody
+        you.sit(deal, (seat - seating(j, 0, n)) % n)
+        you.catch_up(deal)
+        out = deal.outcome
+        side = rules.side_of[you.seat]
+        click.echo("\nthe deal is drawn" if out.winner is None else
+                   f"\n{'you win' if out.winner == side else f'side {out.winner} wins'} the "
+                   f"deal ({you.points_line(deal)})")
+    if match:
+        won, points, _, result = match
+        mine = rules.side_of[seat]          # the match counts the players' sides
+        click.echo("match: " + ("drawn" if result == L.DRAW else "you win" if result == mine
+                                else f"side {result} wins")
+                   + f" after {len(deals)} deals (deals won "
+                   + ", ".join(f"side {s}: {won[s]}" for s in range(len(rules.sides)))
+                   + "; points " + ", ".join(f"side {s}: {points[s]}"
+                                             for s in range(len(rules.sides))) + ")")
+    saved = save(deals, path, labels)
+    click.echo("\nthe whole deal:\n" + deals[-1].log())
+    click.echo(f"\nsaved in {', '.join(map(str, saved))}; show it again with: briscasim "
+               f"replay --file {saved[-1]}")

@@ -1,0 +1,280 @@
+"""briscasim as an OpenSpiel game: ``pyspiel.load_game("briscasim", {"preset": "brisca-2"})``
+once :func:`register` has run (``briscasim.envs.register_openspiel()``; needs the ``rl``
+extra).
+
+- Chance deals the cards: the first ``cards`` moves of a game (40 in brisca-2) are chance
+  outcomes, each a card id for the next place of the deck order (top first, the
+  :class:`~briscasim.game.Deal` convention), every card not yet placed equally likely.
+- Then the players act: the engine's actions (card ids 0..47, 48 swap, 49 keep at a swap
+  offer), as :meth:`~briscasim.game.Deal.legal_actions` gives them; the state is a
+  :class:`~briscasim.game.Deal`, so the engine alone decides what is legal and what happens.
+- A player's *information state* (string and tensor) is everything the seat has seen, in
+  order: its own cards dealt and drawn, the card turned, every card played by whom, the
+  face-up card drawn, swaps, its own declined offers, its partners' signals now (perfect
+  recall); its *observation* is the seat's view now, the ``int8`` observation of
+  :mod:`briscasim.envs.observation`, as floats. Neither ever holds another hand or the
+  stock order (docs/rules.md, "What each seat may know").
+- Returns at the end: +1 to the winning side's seats, -1 to the others, 0 to all in a draw.
+- :meth:`BriscaState.resample_from_infostate` deals the cards a player has not seen afresh
+  (for OpenSpiel's ISMCTS bot).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from .. import cards as C
+from ..engine import layout as L
+from ..game import Deal, EVENT_NAMES, action_code
+from ..rules import PRESETS, Rules
+from .observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
+
+NAME = "briscasim"
+_ROW = len(EVENT_NAMES) + L.MAX_PLAYERS + 2 * L.N_CARD_IDS
+"""An event row of the information-state tensor: its kind, its seat, its card(s), one-hot."""
+_ROWS = 128
+"""Event rows of the information-state tensor: more than a seat ever sees in a deal."""
+_SIGNALS = 16
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=NAME,
+    long_name="Brisca and Briscola (briscasim)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=L.MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"preset": "brisca-2"})
+
+
+def register() -> None:
+    """Register the game ``"briscasim"`` with OpenSpiel (once)."""
+    if NAME not in pyspiel.registered_names():
+        pyspiel.register_game(GAME_TYPE, BriscaGame)
+
+
+class BriscaGame(pyspiel.Game):
+    """One deal of a briscasim preset (parameter ``preset``)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        preset = params.get("preset", "brisca-2")
+        if preset not in PRESETS:
+            raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
+        self.rules = Rules.preset(preset)
+        self.deck_ids = tuple(self.rules.deck_ids)
+        if self.rules.match_kind != "deal":
+            raise ValueError(f"preset {preset!r} plays matches; the game is one deal")
+        r = self.rules
+        info = pyspiel.GameInfo(
+            num_distinct_actions=L.N_ACTIONS, max_chance_outcomes=L.N_CARD_IDS,
+            num_players=r.players, min_utility=-1.0, max_utility=1.0,
+            max_game_length=len(r.deck_ids) + r.cards_in_play + r.tricks)  # deal, plays, offers
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return BriscaState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        return BriscaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                              self.rules)
+
+
+class BriscaState(pyspiel.State):
+    """A deal being dealt (chance), then played through :class:`~briscasim.game.Deal`."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.rules, self._cards = game.rules, game.deck_ids
+        self.deck: list[int] = []
+        self.deal: Deal | None = None
+
+    def current_player(self):
+        if self.deal is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.deal.over:
+            return pyspiel.PlayerId.TERMINAL
+        return self.deal.turn
+
+    def _legal_actions(self, player):
+        return sorted(self.deal.legal_actions())
+
+    def chance_outcomes(self):
+        placed = set(self.deck)
+        left = [c for c in self._cards if c not in placed]
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def _apply_action(self, action):
+        if self.deal is None:
+            self.deck.append(int(action))
+            if len(self.deck) == len(self._cards):
+                self.deal = Deal(self.rules, self.deck)
+        else:
+            self.deal.play(int(action))
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {C.card_code(action)}"
+        return action_code(action)
+
+    def is_terminal(self):
+        return self.deal is not None and self.deal.over
+
+    def returns(self):
+        out = np.zeros(self.rules.players, np.float32)
+        if self.is_terminal():
+            write_rewards(self.deal._r, self.deal.state, REWARD_OUTCOME, out)
+        return [float(x) for x in out]
+
+    def __str__(self):
+        deck = " ".join(map(C.card_code, self.deck))
+        if self.deal is None:
+            return f"dealing: {deck}"
+        return f"deck: {deck}\nactions: {' '.join(map(action_code, self.deal.actions))}"
+
+    def resample_from_infostate(self, player_id, probability_sampler=None, rng=None):
+        """A state that ``player_id`` cannot tell from this one: the cards it has not seen
+        dealt afresh (uniformly, from the numpy generator ``rng``) among the places it has
+        not seen, and the game played again; offers to other seats that it cannot see are
+        declined."""
+        game = self.get_game()
+        if self.deal is None:
+            return game.new_initial_state()
+        rng = rng or _RNG
+        view = self.deal.view(player_id)
+        seen = view.visible_cards()
+        places = [i for i, c in enumerate(self.deck) if c not in seen]
+        key = information(self, player_id)
+        for _ in range(1000):
+            deck = list(self.deck)
+            cards = [deck[i] for i in places]
+            rng.shuffle(cards)
+            for i, c in zip(places, cards):
+                deck[i] = c
+            state = _replayed(game, deck, self.deal, player_id)
+            if state is not None and information(state, player_id) == key:
+                return state
+        raise RuntimeError(f"no deal fits what seat {player_id} has seen")
+
+
+_RNG = np.random.default_rng()
+
+
+def _replayed(game, deck, deal: Deal, player: int):
+    """``deck`` dealt and ``deal``'s actions played again (None if one does not fit); a
+    swap offer to another seat is declined wherever it comes, as ``player`` cannot tell."""
+    state = game.new_initial_state()
+    for c in deck:
+        state.apply_action(c)
+    for a in [*deal.actions, None]:
+        new = state.deal
+        if a == L.ACTION_KEEP:
+            if new.phase == "swap":
+                state.apply_action(a)
+            continue
+        while new.phase == "swap" and new.turn != player and a != L.ACTION_SWAP:
+            state.apply_action(L.ACTION_KEEP)
+        if a is None:
+            return state
+        if a not in new.legal_actions():
+            return None
+        state.apply_action(a)
+
+
+def information(state: BriscaState, player: int) -> str:
+    """The information-state string of ``player``."""
+    return "\n".join([f"seat {player}"] + [" ".join(map(str, row))
+                                           for row in _seen(state, player)])
+
+
+def _seen(state: BriscaState, player: int) -> list[tuple]:
+    """What ``player`` has seen, in order: ``(kind, seat, card, card)`` (cards as codes,
+    ``-`` for none), and its partners' signals now."""
+    if state.deal is None:
+        return []
+    rows = []
+    for e in state.deal.events:
+        mine = e.seat == player
+        if e.kind in ("dealt", "draw") and not (mine or (e.kind == "draw" and e.b)):
+            continue            # a card another seat took unseen
+        if e.kind == "decline" and not mine:
+            continue            # another seat's declined offer
+        if e.kind in ("trick", "over"):
+            continue            # follows from the cards played
+        a = C.card_code(e.a) if e.kind != "black_hand" else "-"
+        b = C.card_code(e.b) if e.kind == "swap" else "-"
+        rows.append((e.kind, e.seat, a, b))
+    sig = state.deal.view(player).signals
+    if sig:
+        rows.append(("signals", sig & 0xFF, (sig >> 8) & 0xFF, "-"))
+    return rows
+
+
+class BriscaObserver:
+    """OpenSpiel's observer: the information state (perfect recall) or the observation of a
+    seat."""
+
+    def __init__(self, iig_obs_type, rules):
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
+                or not iig_obs_type.public_info:
+            raise ValueError("briscasim observes for one seat: its own cards and the public "
+                             "ones (private_info SINGLE_PLAYER, public_info True)")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.rules = rules
+        if self.perfect_recall:
+            self.tensor = np.zeros(_ROWS * _ROW + _SIGNALS, np.float32)
+            self.dict = {"events": self.tensor[:_ROWS * _ROW].reshape(_ROWS, _ROW),
+                         "signals": self.tensor[_ROWS * _ROW:]}
+        else:
+            self.tensor = np.zeros(OBSERVATION_LEN, np.float32)
+            self.dict = {"observation": self.tensor}
+        self._obs = np.zeros(OBSERVATION_LEN, np.int8)
+        self._mask = np.zeros(L.N_ACTIONS, np.int8)
+        self._legal = np.empty(L.MAX_LEGAL, np.int64)
+
+    def set_from(self, state, player):
+        self.tensor.fill(0)
+        if state.deal is None:
+            return
+        if not self.perfect_recall:
+            _observe(state.deal._r, state.deal.state, player, self._obs, self._mask,
+                     self._legal)
+            self.tensor[:] = self._obs
+            return
+        events = self.dict["events"]
+        for i, (kind, seat, a, b) in enumerate(_seen(state, player)):
+            if kind == "signals":
+                for bit in range(8):
+                    self.dict["signals"][bit] = seat >> bit & 1
+                    self.dict["signals"][8 + bit] = a >> bit & 1
+                continue
+            row = events[i]
+            row[EVENT_NAMES.index(kind)] = 1
+            if seat >= 0:
+                row[len(EVENT_NAMES) + seat] = 1
+            for j, code in enumerate((a, b)):
+                if code != "-":
+                    row[len(EVENT_NAMES) + L.MAX_PLAYERS + j * L.N_CARD_IDS + C.card_id(code)] = 1
+
+    def string_from(self, state, player):
+        if self.perfect_recall:
+            return information(state, player)
+        if state.deal is None:
+            return f"seat {player}: dealing"
+        deal, view = state.deal, state.deal.view(player)
+        known = "; ".join(f"{C.card_code(c)} at seat {s}" for c, s in sorted(view.known.items())
+                          if 0 <= s < L.MAX_PLAYERS and s != player)
+        up = C.card_code(deal.face_up) if view.public[L.S_TO_DRAW] else "-"
+        return (f"seat {player}: hand {' '.join(map(C.card_code, sorted(view.hand_cards)))}; "
+                f"trick {' '.join(map(C.card_code, deal.current_trick)) or '-'}; face-up {up}; "
+                f"trump {C.SUIT_NAMES[deal.trump]}; to draw {int(view.public[L.S_TO_DRAW])}; "
+                f"points {' '.join(map(str, deal.points))}; known {known or '-'}; "
+                f"swap offer {'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}")

@@ -1,0 +1,95 @@
+"""The OpenSpiel game: OpenSpiel's own checks, what each seat may see, resampling, and
+OpenSpiel's ISMCTS bot playing it."""
+import pickle
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from briscasim.cards import card_code  # noqa: E402
+from briscasim.engine import layout as L  # noqa: E402
+from briscasim.envs import observe, register_openspiel  # noqa: E402
+from briscasim.game import Deal, seeded_deck  # noqa: E402
+
+register_openspiel()
+
+
+def _dealt(game, seed, item=0):
+    state = game.new_initial_state()
+    for c in seeded_deck(game.rules.to_array(), seed, item).tolist():
+        state.apply_action(c)
+    return state
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs-signals", "brisca-3-hidden",
+                                    "briscola-6", "brisca-2-blackhand"])
+def test_openspiel_random_simulation_checks(preset):
+    game = pyspiel.load_game("briscasim", {"preset": preset})
+    assert game.num_players() == game.rules.players
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_pickles_clones_and_the_deal_underneath():
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 40
+    state = _dealt(game, 4)
+    deal = Deal.from_seed(game.rules, 4)
+    while not state.is_terminal():
+        clone = state.clone()
+        a = state.legal_actions()[-1]
+        assert state.legal_actions() == sorted(deal.legal_actions())
+        state.apply_action(a)
+        deal.play(a)
+        assert str(clone) != str(state) and clone.history() == state.history()[:-1]
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    winner = deal.outcome.winner
+    assert state.returns() == [0.0, 0.0] if winner is None else \
+        state.returns()[winner] == 1.0
+
+
+def test_a_seat_sees_only_what_it_may_know():
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-4-pairs"})
+    state = _dealt(game, 2)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        obs, _ = observe(state.deal._r, state.deal.state, p)
+        assert list(state.observation_tensor(p)) == list(obs.astype(np.float32))
+        others = set()
+        for _ in range(3):
+            other = state.resample_from_infostate(p, None, rng)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            assert other.observation_string(p) == state.observation_string(p)
+            assert other.legal_actions() == state.legal_actions()
+            others.add(tuple(other.deck))
+        if steps < 8:       # early on the unseen cards are dealt afresh
+            assert len(others) > 1
+        # the next seat's information names no card of p's hand that it has not seen
+        q = (p + 1) % 4
+        words = set(state.information_state_string(q).split())
+        words |= set(state.observation_string(q).replace(";", " ").split())
+        unseen = [c for c in state.deal.hand(p)
+                  if state.deal.view(q).known[c] == L.KNOWN_UNSEEN]
+        assert unseen and not words & {card_code(c) for c in unseen}
+        state.apply_action(state.legal_actions()[0])
+        steps += 1
+
+
+def test_openspiels_ismcts_bot_plays_it():
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
+    rng = np.random.RandomState(0)
+    resample = np.random.default_rng(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 20,
+                           random_state=rng)
+    bot.set_resampler(lambda s, p: s.resample_from_infostate(p, None, resample))
+    state = _dealt(game, 1)
+    for _ in range(6):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(int(action))
