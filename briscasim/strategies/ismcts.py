@@ -60,7 +60,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, signals
-from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, MAX_SIDES, N_CARD_IDS,
+from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, MAX_SIDES,
                              NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
                              R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
@@ -71,11 +71,10 @@ from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, search_worlds
 from .random import random_strategy
-from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
+from .sampling import SPEC_LEN, prepare_worlds, sample_world
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import copy_state, play
+from .solver import copy_state, endgame_action, play
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON) = range(11)
@@ -460,15 +459,7 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng):
     if legal.shape[0] == 1:
         return legal[0]
     if params[P_EXACT_ENDGAME] != 0:
-        block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
-        base = view(block, 0, STATE_LEN, np.int16)
-        spec = view(block, aligned(2 * STATE_LEN), SPEC_LEN, np.int64)
-        prepare_worlds(rules, public, hand, seat, signals, base, spec)
-        a = NO_CARD
-        if unique_world(spec):
-            a = search_worlds(rules, base, spec, seat, 1, True, N_CARD_IDS, N_CARD_IDS,
-                              CHOOSE_AVERAGE, rng)
-        release(block)
+        a = endgame_action(rules, public, hand, seat, signals, rng)
         if a != NO_CARD:
             return a
     a, _ = run_search(rules, public, hand, seat, signals, params, rng)
