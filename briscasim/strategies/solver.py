@@ -47,7 +47,7 @@ LEGAL_STRIDE = 4     # legal actions per ply (3 cards, or swap / keep)
 NO_HORIZON = 1 << 30
 TT_BITS = 14
 TT_SIZE = 1 << TT_BITS
-TT_MIN_PLIES = 4
+TT_MIN_PLIES = 5
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3   # what a table entry's value is
 
 
@@ -192,19 +192,47 @@ def remaining_plies(rules, state):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def state_key(state, side, plies_left):
-    """The table key of a node: a 64-bit hash (FNV-1a over 16-bit words, then a final mix)
-    of the whole ``state``, the searching ``side`` and the plies left to the horizon, clipped
-    to ``0..MAX_PLY + 1``; never 0."""
-    h = np.uint64(0xcbf29ce484222325)
-    prime = np.uint64(0x100000001b3)
-    for i in range(STATE_LEN):
-        h = (h ^ np.uint64(state[i] & 0xffff)) * prime
-    d = min(max(plies_left, 0), MAX_PLY + 1)
-    h = (h ^ np.uint64(side * 256 + d)) * prime
+def _word(state, i):
+    """The four 16-bit entries ``state[i:i + 4]`` as one 64-bit word."""
+    return (np.uint64(state[i] & 0xffff) | (np.uint64(state[i + 1] & 0xffff) << np.uint64(16))
+            | (np.uint64(state[i + 2] & 0xffff) << np.uint64(32))
+            | (np.uint64(state[i + 3] & 0xffff) << np.uint64(48)))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _mix(h):
+    """The 64-bit finaliser of MurmurHash3: every input bit reaches every output bit."""
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xff51afd7ed558ccd)
     h ^= h >> np.uint64(33)
+    h *= np.uint64(0xc4ceb9fe1a85ec53)
+    h ^= h >> np.uint64(33)
+    return h
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def state_key(state, side, plies_left):
+    """The table key of a node: a 64-bit hash of the whole ``state`` (FNV-1a steps over its
+    entries packed four to a word, in four independent lanes, each finalised), the searching
+    ``side`` and the plies left to the horizon, clipped to ``0..MAX_PLY + 1``; never 0."""
+    prime = np.uint64(0x100000001b3)
+    h0 = np.uint64(0xcbf29ce484222325)
+    h1 = np.uint64(0x84222325cbf29ce4)
+    h2 = np.uint64(0x9e3779b97f4a7c15)
+    h3 = np.uint64(0x7f4a7c159e3779b9)
+    i = 0
+    while i + 16 <= STATE_LEN:
+        h0 = (h0 ^ _word(state, i)) * prime
+        h1 = (h1 ^ _word(state, i + 4)) * prime
+        h2 = (h2 ^ _word(state, i + 8)) * prime
+        h3 = (h3 ^ _word(state, i + 12)) * prime
+        i += 16
+    while i < STATE_LEN:
+        h0 = (h0 ^ np.uint64(state[i] & 0xffff)) * prime
+        i += 1
+    d = min(max(plies_left, 0), MAX_PLY + 1)
+    h = _mix(_mix(h0 ^ np.uint64(side * 256 + d)) + _mix(h1) * np.uint64(3)
+             + _mix(h2) * np.uint64(5) + _mix(h3) * np.uint64(7))
     return h if h != 0 else np.uint64(1)
 
 
