@@ -30,7 +30,7 @@ from .errors import UserError
 from .game import Deal, action_code
 from .strategies.greedy import greedy_strategy
 from .strategies.sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
-from .strategies.solver import LEGAL_STRIDE, MAX_PLY, WIN, copy_state, play, root_values
+from .strategies.solver import NO_HORIZON, WIN, copy_state, new_search, play, root_values
 
 _CHUNK = 64
 """Worlds per call of the kernel (the budget in seconds is checked between calls)."""
@@ -81,10 +81,7 @@ def _prepare(rules, state, seat, base, spec):
 def _exact_values(rules, world, side, actions, values):
     """Alpha-beta value (``solver.position_value`` units) of every legal action of
     ``world``, to the end of the deal; returns how many actions."""
-    return root_values(rules, world, side, 0, 1 << 30, np.empty(MAX_PLY * STATE_LEN, np.int16),
-                       np.empty(MAX_PLY * LEGAL_STRIDE, np.int64),
-                       np.empty(3 * MAX_PLY, np.float64), np.empty(3 * MAX_PLY, np.int64),
-                       actions, values)
+    return root_values(rules, world, side, 0, NO_HORIZON, new_search(), actions, values)
 
 
 @dataclass(frozen=True)

@@ -63,13 +63,15 @@ def test_side_rewards():
             legal = deal.legal_actions()
             deal.play(int(legal[rng.integers(len(legal))]))
         p = deal.state[L.S_POINTS:L.S_POINTS + 2].astype(int)
-        M.side_rewards(r, deal.state, M.REWARD_WIN, 120, out)
+        M.side_rewards(r, deal.state, M.REWARD_WIN, 0.0, 120, out)
         w = deal.state[L.S_WINNER]
         expect = [0.5, 0.5] if w == L.DRAW else [float(w == 0), float(w == 1)]
         assert list(out[:2]) == expect
-        M.side_rewards(r, deal.state, M.REWARD_MARGIN, 120, out)
+        M.side_rewards(r, deal.state, M.REWARD_MARGIN, 0.0, 120, out)
         assert out[0] == pytest.approx(0.5 + (p[0] - p[1]) / 240)
         assert out[0] + out[1] == pytest.approx(1.0)
+        M.side_rewards(r, deal.state, M.REWARD_WIN, 0.25, 120, out)
+        assert out[0] == pytest.approx(0.75 * expect[0] + 0.25 * (0.5 + (p[0] - p[1]) / 240))
     assert M.deal_points(r) == 120
 
 

@@ -1,4 +1,5 @@
-"""The alpha-beta solver against brute-force minimax on small positions."""
+"""The alpha-beta solver against brute-force minimax on small positions; its transposition
+table across searches; the endgame solve from a seat's view."""
 import numpy as np
 import pytest
 
@@ -6,8 +7,10 @@ from briscasim.engine import core
 from briscasim.engine import layout as L
 from briscasim.game import Deal
 from briscasim.rules import Rules
-from briscasim.strategies.solver import (LEGAL_STRIDE, MAX_PLY, NO_HORIZON, WIN,
-                                         position_value, remaining_plies, root_values)
+from briscasim.engine.rng import new_stream
+from briscasim.strategies.solver import (LEGAL_STRIDE, NO_HORIZON, WIN, endgame_action,
+                                         endgame_values, new_search, position_value,
+                                         remaining_plies, root_values)
 
 pytestmark = pytest.mark.slow     # the exact solver searches whole endgames
 
@@ -51,15 +54,11 @@ def _positions(preset, plies_left, n, seed=0):
     return r, out
 
 
-def _solve(r, state, horizon=NO_HORIZON, exact=48):
-    stack = np.zeros(MAX_PLY * L.STATE_LEN, np.int16)
-    legal = np.zeros(MAX_PLY * LEGAL_STRIDE, np.int64)
+def _solve(r, state, horizon=NO_HORIZON, exact=48, search=None):
     actions = np.zeros(LEGAL_STRIDE, np.int64)
     values = np.zeros(LEGAL_STRIDE)
     side = r[L.R_SIDE + state[L.S_TURN]]
-    fwork = np.zeros(3 * MAX_PLY)
-    iwork = np.zeros(3 * MAX_PLY, np.int64)
-    k = root_values(r, state, side, horizon, exact, stack, legal, fwork, iwork, actions, values)
+    k = root_values(r, state, side, horizon, exact, search or new_search(), actions, values)
     return side, actions[:k], values[:k]
 
 
@@ -105,3 +104,44 @@ def test_depth_limited_search_matches_enumeration(preset):
             core.step(r, child, a)
             assert v == pytest.approx(_brute_limited(r, child, side, 1, 3))
             assert abs(v) < WIN / 2   # the deal is far from over: margins only
+
+
+@pytest.mark.parametrize("preset,plies", [("brisca-2", 12), ("brisca-4-pairs", 12)])
+def test_table_reused_across_positions_keeps_values_exact(preset, plies):
+    """One working memory for many searches (stale table entries, other sides to act) gives
+    the values of a fresh one, and the table saves nodes on a second search of a position."""
+    r, positions = _positions(preset, plies, 5, seed=7)
+    shared = new_search()
+    for state in positions:
+        fresh = new_search()
+        _, _, expected = _solve(r, state, search=fresh)
+        before = shared.nodes[0]
+        _, _, values = _solve(r, state, search=shared)
+        assert np.array_equal(values, expected)
+        again = shared.nodes[0]
+        _, _, values = _solve(r, state, search=shared)
+        assert np.array_equal(values, expected)
+        assert shared.nodes[0] - again < again - before
+
+
+def test_endgame_values_from_the_seat_view():
+    """A strategy's own view solves a 2-player endgame (stock empty) like the full state, and
+    declines when the stock still hides cards."""
+    r, positions = _positions("brisca-2", 6, 6, seed=5)
+    for k, state in enumerate(positions):
+        seat = int(state[L.S_TURN])
+        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        actions = np.zeros(LEGAL_STRIDE, np.int64)
+        values = np.zeros(LEGAL_STRIDE)
+        n = endgame_values(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0, new_stream(k),
+                           actions, values)
+        _, expected_actions, expected = _solve(r, state)
+        assert sorted(zip(actions[:n], values[:n])) == sorted(zip(expected_actions, expected))
+        a = endgame_action(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0, new_stream(k))
+        assert values[list(actions[:n]).index(a)] == expected.max()
+    r, early = _positions("brisca-2", 30, 2, seed=5)
+    for state in early:
+        seat = int(state[L.S_TURN])
+        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        assert endgame_action(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0,
+                              new_stream(0)) == L.NO_CARD

@@ -50,7 +50,7 @@ iterations per second (``scripts/strength.py --speed``).
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
-``others_epsilon``, ``infer``, ``own_epsilon``.
+``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``.
 """
 import math
 import time
@@ -60,7 +60,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, signals
-from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, MAX_SIDES, N_CARD_IDS,
+from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, MAX_SIDES,
                              NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
                              R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
@@ -71,14 +71,14 @@ from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, search_worlds
 from .random import random_strategy
-from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
+from .sampling import SPEC_LEN, prepare_worlds, sample_world
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import copy_state, play
+from .solver import copy_state, endgame_action, play
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
- P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON) = range(11)
+ P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
+ P_MARGIN_WEIGHT) = range(12)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -112,6 +112,8 @@ DEFINITION = StrategyDef(
         Param("own_epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
               "that a play-out decision of the seat's own side is random instead (epsilon "
               "is then that of the other sides)"),
+        Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
+              "margin reward mixed into it (0 = win / draw / loss only)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -138,41 +140,43 @@ def deal_points(rules):
 
 
 @njit(cache=True, _nrt=False)
-def side_rewards(rules, state, kind, total, out):
+def side_rewards(rules, state, kind, margin_weight, total, out):
     """Reward in [0, 1] of every side for the finished deal ``state`` (jitted).
 
     ``kind`` ``REWARD_WIN``: 1 to the winner, 0.5 to every side tied for the best score in
-    a draw, else 0. ``REWARD_MARGIN``: ``0.5 + margin / (2 * total)`` with ``margin`` the
-    side's points minus the best other side's (negated under ``objective = fewest``); a
-    black hand still gives 1 / 0.
+    a draw, else 0; with ``margin_weight`` w > 0, ``(1 - w)`` times that plus ``w`` times the
+    margin reward. ``REWARD_MARGIN``: ``0.5 + margin / (2 * total)`` with ``margin`` the
+    side's points minus the best other side's (negated under ``objective = fewest``). A
+    black hand gives 1 / 0 under either kind.
     """
     n_sides = rules[R_N_SIDES]
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
     w = state[S_WINNER]
-    if kind == REWARD_MARGIN and state[S_BLACK_HAND] < 0:
-        for s in range(n_sides):
-            other = -1
-            for o in range(n_sides):
-                if o != s:
-                    p = state[S_POINTS + o]
-                    if other < 0 or (p < other if fewest else p > other):
-                        other = p
-            margin = state[S_POINTS + s] - other
-            if fewest:
-                margin = -margin
-            out[s] = 0.5 + 0.5 * margin / total
-        return
     if w != DRAW:
         for s in range(n_sides):
             out[s] = 1.0 if s == w else 0.0
+    else:
+        best = state[S_POINTS]
+        for s in range(1, n_sides):
+            p = state[S_POINTS + s]
+            if p < best if fewest else p > best:
+                best = p
+        for s in range(n_sides):
+            out[s] = 0.5 if state[S_POINTS + s] == best else 0.0
+    weight = 1.0 if kind == REWARD_MARGIN else margin_weight
+    if weight == 0.0 or state[S_BLACK_HAND] >= 0:
         return
-    best = state[S_POINTS]
-    for s in range(1, n_sides):
-        p = state[S_POINTS + s]
-        if p < best if fewest else p > best:
-            best = p
     for s in range(n_sides):
-        out[s] = 0.5 if state[S_POINTS + s] == best else 0.0
+        other = -1
+        for o in range(n_sides):
+            if o != s:
+                p = state[S_POINTS + o]
+                if other < 0 or (p < other if fewest else p > other):
+                    other = p
+        margin = state[S_POINTS + s] - other
+        if fewest:
+            margin = -margin
+        out[s] = (1.0 - weight) * out[s] + weight * (0.5 + 0.5 * margin / total)
 
 
 class Workspace(NamedTuple):
@@ -378,7 +382,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
         play_out(rules, world, policy, own_eps, params[P_EPSILON], side, ws.rollout_params,
                  rng, ws.move_legal)
         rewards = ws.rewards
-        side_rewards(rules, world, kind, total, rewards)
+        side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
         visits[0] += 1
         for d in range(1, depth + 1):
             c = path[d]
@@ -460,15 +464,7 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng):
     if legal.shape[0] == 1:
         return legal[0]
     if params[P_EXACT_ENDGAME] != 0:
-        block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
-        base = view(block, 0, STATE_LEN, np.int16)
-        spec = view(block, aligned(2 * STATE_LEN), SPEC_LEN, np.int64)
-        prepare_worlds(rules, public, hand, seat, signals, base, spec)
-        a = NO_CARD
-        if unique_world(spec):
-            a = search_worlds(rules, base, spec, seat, 1, True, N_CARD_IDS, N_CARD_IDS,
-                              CHOOSE_AVERAGE, rng)
-        release(block)
+        a = endgame_action(rules, public, hand, seat, signals, rng)
         if a != NO_CARD:
             return a
     a, _ = run_search(rules, public, hand, seat, signals, params, rng)

@@ -23,7 +23,7 @@ from .api import KIND_PIMC
 from .params import Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
-from .solver import LEGAL_STRIDE, MAX_PLY, copy_state, root_values
+from .solver import LEGAL_STRIDE, copy_state, root_values, search_bytes, search_views
 
 P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
 CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
@@ -64,26 +64,21 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
     :func:`briscasim.strategies.sampling.prepare_worlds`), or, with ``sampled`` false, the
     full state ``base`` itself once; return the chosen action (jitted).
 
-    Takes its search stack from scratch memory and gives it back.
+    Takes the solver's working memory (one transposition table for every world) from
+    scratch memory and gives it back.
     """
-    o_stack = aligned(2 * STATE_LEN)
-    o_legal = o_stack + aligned(2 * MAX_PLY * STATE_LEN)
-    o_acts = o_legal + aligned(8 * MAX_PLY * LEGAL_STRIDE)
+    o_acts = aligned(2 * STATE_LEN)
     o_vals = o_acts + aligned(8 * LEGAL_STRIDE)
     o_total = o_vals + aligned(8 * LEGAL_STRIDE)
     o_votes = o_total + aligned(8 * LEGAL_STRIDE)
-    o_fwork = o_votes + aligned(8 * LEGAL_STRIDE)
-    o_iwork = o_fwork + aligned(8 * 3 * MAX_PLY)
-    block = take(o_iwork + aligned(8 * 3 * MAX_PLY))
+    o_search = o_votes + aligned(8 * LEGAL_STRIDE)
+    block = take(o_search + search_bytes())
     world = view(block, 0, STATE_LEN, np.int16)
-    stack = view(block, o_stack, MAX_PLY * STATE_LEN, np.int16)
-    legal = view(block, o_legal, MAX_PLY * LEGAL_STRIDE, np.int64)
     actions = view(block, o_acts, LEGAL_STRIDE, np.int64)
     values = view(block, o_vals, LEGAL_STRIDE, np.float64)
     total = view(block, o_total, LEGAL_STRIDE, np.float64)
     votes = view(block, o_votes, LEGAL_STRIDE, np.float64)
-    fwork = view(block, o_fwork, 3 * MAX_PLY, np.float64)
-    iwork = view(block, o_iwork, 3 * MAX_PLY, np.int64)
+    search = search_views(block, o_search)
     side = rules[R_SIDE + seat]
     k = 0
     for w in range(n_worlds):
@@ -91,8 +86,7 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
             sample_world(base, spec, rng, world)
         else:
             copy_state(world, base)
-        k = root_values(rules, world, side, horizon, exact_plies, stack, legal, fwork, iwork,
-                        actions, values)
+        k = root_values(rules, world, side, horizon, exact_plies, search, actions, values)
         best = 0
         for i in range(k):
             if w == 0:
