@@ -74,7 +74,7 @@ from .params import Param, StrategyDef
 from .random import random_strategy
 from .sampling import SPEC_LEN, prepare_worlds, sample_world
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import copy_state, endgame_action, play
+from .solver import copy_state, endgame_action, play, point_margin
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
@@ -167,15 +167,7 @@ def side_rewards(rules, state, kind, margin_weight, total, out):
     if weight == 0.0 or state[S_BLACK_HAND] >= 0:
         return
     for s in range(n_sides):
-        other = -1
-        for o in range(n_sides):
-            if o != s:
-                p = state[S_POINTS + o]
-                if other < 0 or (p < other if fewest else p > other):
-                    other = p
-        margin = state[S_POINTS + s] - other
-        if fewest:
-            margin = -margin
+        margin = point_margin(rules, state, s)
         out[s] = (1.0 - weight) * out[s] + weight * (0.5 + 0.5 * margin / total)
 
 

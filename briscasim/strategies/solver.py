@@ -161,19 +161,25 @@ def copy_state(dst, src):
         dst[i] = src[i]
 
 
-@njit(cache=True, _nrt=False)
-def position_value(rules, state, side):
-    """Value of ``state`` for ``side``: margin, plus or minus ``WIN`` once over (jitted)."""
-    n_sides = rules[R_N_SIDES]
+@njit(cache=True, _nrt=False, inline="always")
+def point_margin(rules, state, side):
+    """``side``'s points minus the best other side's, negated under ``objective = fewest``
+    (jitted)."""
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
-    mine = state[S_POINTS + side]
     other = -1
-    for o in range(n_sides):
+    for o in range(rules[R_N_SIDES]):
         if o != side:
             p = state[S_POINTS + o]
             if other < 0 or (p < other if fewest else p > other):
                 other = p
-    margin = float(mine - other) if not fewest else float(other - mine)
+    margin = state[S_POINTS + side] - other
+    return -margin if fewest else margin
+
+
+@njit(cache=True, _nrt=False)
+def position_value(rules, state, side):
+    """Value of ``state`` for ``side``: margin, plus or minus ``WIN`` once over (jitted)."""
+    margin = float(point_margin(rules, state, side))
     if state[S_PHASE] != PHASE_OVER:
         return margin
     w = state[S_WINNER]
