@@ -10,12 +10,13 @@ play needs.
 A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is played
 ``n_rot`` times with the same cards, rotation ``r`` seating lineup entry ``(s + r) % n`` at
 seat ``s``. The kernels take the lineup first, as
-:meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, user_fns, search_fn``),
+:meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, entry_fns, search_fn``),
 then the rules vector. At every decision the engine works out the seat's legal actions
 (:func:`~briscasim.engine.core.legal_actions`) and the strategy picks one.
 
-Each kernel is compiled per lineup shape (:func:`~briscasim.strategies.dispatch.lineup_shape`:
-the strategy kinds the lineup holds) when a run first needs it: :func:`kernel`.
+Each kernel is compiled per lineup shape (:func:`~briscasim.strategies.dispatch.kernel_shape`:
+the strategy kinds the lineup holds) when a run first needs it, with only the strategies of
+that shape: :func:`kernel`.
 """
 import threading
 
@@ -29,7 +30,7 @@ from .engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD
 from .engine.match import match_result, seating, tally_deal
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled
-from .strategies.dispatch import SearchFunction, UserFunctions, decide_view, draws_random
+from .strategies.dispatch import EntryFunctions, SearchFunction, decider, draws_random
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -63,36 +64,49 @@ def _scratch(work16, work64):
             work16[partners:partners + MAX_LEGAL])
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def play_one(shape, rules, kinds, params, user_fns, search_fn, state, views, legal, deck, key,
-             deal_no, rot):
-    """Play one deal from ``deck`` to the end; return False if a strategy chose an illegal
-    action. ``shape`` is the lineup's shape (a constant), ``views`` are :func:`_seat_views`
-    of ``state`` and ``rngs``, ``legal`` scratch for the legal actions; ``key`` is the item's
-    :func:`~briscasim.engine.rng.item_key` (jitted)."""
-    n = rules[R_PLAYERS]
-    public, hands, seat_rngs = views
-    if draws_random(shape):
-        for s in range(n):
-            start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot, s)))
-    start_deal(rules, state, deck, None)
-    seat = state[S_TURN]
-    while state[S_PHASE] != PHASE_OVER:
-        entry = seat + rot
-        if entry >= n:
-            entry -= n
-        hand = hands[at(seat)]
-        a = decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public, hand,
-                        legal_view(rules, state, hand, legal), seat, entry,
-                        seat_rngs[at(seat)])
-        seat = step(rules, state, a, None)
-        if seat < 0:
-            return False
-    return True
+def deal_player(shape: int):
+    """The jitted loop that plays one deal for lineups of ``shape`` (inlined into the
+    kernels)::
+
+        play_one(rules, kinds, params, entry_fns, search_fn, state, views, legal, deck, key,
+                 deal_no, rot) -> bool
+
+    It plays the deal from ``deck`` to the end and returns False if a strategy chose an
+    illegal action; ``views`` are :func:`_seat_views` of ``state`` and the seats' streams,
+    ``legal`` scratch for the legal actions, ``key`` the item's
+    :func:`~briscasim.engine.rng.item_key`."""
+    decide_view = decider(shape)
+    draws = draws_random(shape)
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def play_one(rules, kinds, params, entry_fns, search_fn, state, views, legal, deck, key,
+                 deal_no, rot):
+        n = rules[R_PLAYERS]
+        public, hands, seat_rngs = views
+        if draws:
+            for s in range(n):
+                start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot,
+                                                                               s)))
+        start_deal(rules, state, deck, None)
+        seat = state[S_TURN]
+        while state[S_PHASE] != PHASE_OVER:
+            entry = seat + rot
+            if entry >= n:
+                entry -= n
+            hand = hands[at(seat)]
+            a = decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand,
+                            legal_view(rules, state, hand, legal), seat, entry,
+                            seat_rngs[at(seat)])
+            seat = step(rules, state, a, None)
+            if seat < 0:
+                return False
+        return True
+
+    return play_one
 
 
 KERNEL_SIGNATURE = types.int64(
-    types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions, SearchFunction,
+    types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions, SearchFunction,
     types.int64[::1], types.uint64, types.int64, types.int64, types.int64, types.int32[:, ::1],
     types.int16[::1], types.int64[::1])
 """The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
@@ -126,8 +140,10 @@ def new_work():
 
 def deals_kernel(shape: int):
     """The single-deal kernel ``play_deals`` for lineups of ``shape`` (not compiled yet)."""
+    play_one = deal_player(shape)
+
     @njit(cache=True, nogil=True, _nrt=False)
-    def play_deals(kinds, params, user_fns, search_fn, rules, seed, first, count, n_rot, out,
+    def play_deals(kinds, params, entry_fns, search_fn, rules, seed, first, count, n_rot, out,
                    work16, work64):
         """Play deals ``first .. first + count - 1``, each in ``n_rot`` rotations, writing
         one ``REC_*`` record per (deal, rotation) into ``out`` (row ``i * n_rot + r``).
@@ -140,7 +156,7 @@ def deals_kernel(shape: int):
             key = item_key(seed, item)
             shuffled_deck(rules, deck, partners, card_rng, key, 0)
             for r in range(n_rot):
-                if not play_one(shape, rules, kinds, params, user_fns, search_fn, state, views,
+                if not play_one(rules, kinds, params, entry_fns, search_fn, state, views,
                                 legal, deck, key, 0, r):
                     return item
                 write_record(rules, state, out[i * n_rot + r])
@@ -151,8 +167,10 @@ def deals_kernel(shape: int):
 
 def matches_kernel(shape: int):
     """The match kernel ``play_matches`` for lineups of ``shape`` (not compiled yet)."""
+    play_one = deal_player(shape)
+
     @njit(cache=True, nogil=True, _nrt=False)
-    def play_matches(kinds, params, user_fns, search_fn, rules, seed, first, count, n_rot,
+    def play_matches(kinds, params, entry_fns, search_fn, rules, seed, first, count, n_rot,
                      out, work16, work64):
         """Like ``play_deals`` for matches: one ``M_*`` record per (match, rotation); the
         deal passes round the table (:func:`~briscasim.engine.match.seating`), and sides
@@ -174,7 +192,7 @@ def matches_kernel(shape: int):
                 result = UNDECIDED
                 while result == UNDECIDED:
                     shuffled_deck(rules, deck, partners, card_rng, key, j)
-                    if not play_one(shape, rules, kinds, params, user_fns, search_fn, state,
+                    if not play_one(rules, kinds, params, entry_fns, search_fn, state,
                                     views, legal, deck, key, j, seating(j, r, n)):
                         return item
                     black += tally_deal(rules, state, j, won, points)

@@ -22,11 +22,11 @@ from .engine import layout as L
 from .errors import UserError
 from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
-from .jit import compile_seconds, function_slot
+from .jit import compile_seconds
 from .limits import deals_error
-from .strategies.api import KIND_USER, N_PARAMS, STRATEGY_SIGNATURE
-from .strategies.dispatch import kernel_shape, search_function
-from .strategies.registry import Strategy, StrategyError, no_user_strategy, resolve
+from .strategies.api import KIND_USER, N_PARAMS
+from .strategies.dispatch import entry_functions, kernel_shape, search_function
+from .strategies.registry import Strategy, StrategyError, resolve
 
 
 @dataclass(frozen=True)
@@ -54,17 +54,14 @@ class Lineup:
         return any(s.kinds[0] == KIND_USER for s in self.strategies)
 
     def arrays(self):
-        """``(kinds, params, user_fns, search_fn)`` for the kernels (the function slots of
-        :mod:`briscasim.strategies.dispatch`; a search strategy compiles here on first use)."""
+        """``(kinds, params, entry_fns, search_fn)`` for the kernels (the function slots of
+        :mod:`briscasim.strategies.dispatch`; a strategy played through a slot compiles here
+        on first use)."""
         kinds = np.array([s.kinds for s in self.strategies], dtype=np.int64)
         params = np.zeros((len(self.strategies), 2, N_PARAMS))
         for i, s in enumerate(self.strategies):
             params[i] = s.params
-        # a user strategy goes as its dispatcher, which passes its exceptions on
-        empty = function_slot(no_user_strategy, STRATEGY_SIGNATURE)
-        users = [s.user_fn if s.kinds[0] == KIND_USER else empty for s in self.strategies]
-        users += [empty] * (L.MAX_PLAYERS - len(users))
-        return kinds, params, tuple(users), search_function(kinds)
+        return kinds, params, entry_functions(self.strategies), search_function(kinds)
 
     @property
     def shape(self) -> int:

@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from .. import jit as _jit  # noqa: F401  (mends numba's inliner before anything compiles)
+
 from .layout import (
     ACTION_KEEP, ACTION_SWAP, DRAW, EVENT_BLACK_HAND, EVENT_DEALT, EVENT_DECLINE, EVENT_DRAW,
     EVENT_OVER, EVENT_PLAY, EVENT_SWAP, EVENT_TRICK, EVENT_TURNED, HAND_SIZE, KNOWN_FACE_UP, KNOWN_PLAYED, LEFTOVER_FACE_UP,

@@ -11,6 +11,8 @@ through the draw, not through the mixing).
 import numpy as np
 from numba import njit
 
+from .. import jit as _jit  # noqa: F401  (mends numba's inliner before anything compiles)
+
 STREAM_LEN = 2
 """``uint64`` entries of a stream: the counter, then the next output."""
 

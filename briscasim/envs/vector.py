@@ -45,7 +45,7 @@ from ..engine.rng import (STREAM_LEN, STREAMS_PER_DEAL, below, item_key, seat_st
 from ..errors import UserError
 from ..jit import entry_point
 from ..rules import Rules
-from ..strategies.dispatch import SearchFunction, UserFunctions, decide_view
+from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
 from .observation import OBSERVATION_LEN, REWARDS, encode, write_mask, write_rewards
 
 _NO_OPPONENT = 0
@@ -72,9 +72,10 @@ def _deal(rules, seed, index, state, deck, partners, card_rng, seat_rngs, oppone
 def _kernel(shape: int):
     """The stepping kernel for opponents of lineup ``shape`` (``_NO_OPPONENT``: self-play)."""
     opponents = shape != _NO_OPPONENT
+    decide_view = decider(shape)
 
     @njit(cache=True, nogil=True, _nrt=False)
-    def advance(kinds, params, user_fns, search_fn, rules, seed, agent, reward_kind, start,
+    def advance(kinds, params, entry_fns, search_fn, rules, seed, agent, reward_kind, start,
                 actions, states, streams, work16, legal, n_legal, deal_index, seat, obs, mask,
                 rewards, done):
         """Apply ``actions`` (or, with ``start``, start every row's deal ``deal_index``),
@@ -119,7 +120,7 @@ def _kernel(shape: int):
                     break
                 k = legal_actions(rules, state, legal[i])
                 hand = state[S_HANDS + turn * HAND_SIZE:S_HANDS + (turn + 1) * HAND_SIZE]
-                a = decide_view(shape, kinds, params, user_fns, search_fn, rules, state,
+                a = decide_view(kinds, params, entry_fns, search_fn, rules, state,
                                 state[:PUBLIC_LEN], hand, legal[i, :k], turn, turn,
                                 streams[i, turn])
                 if step(rules, state, a, None) < 0:
@@ -134,7 +135,7 @@ def _kernel(shape: int):
 
 
 _SIGNATURE = types.int64(
-    types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions, SearchFunction,
+    types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions, SearchFunction,
     types.int64[::1], types.uint64, types.int64[::1], types.int64, types.boolean,
     types.int64[::1], types.int16[:, ::1], types.uint64[:, :, ::1], types.int16[::1],
     types.int16[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],

@@ -1,17 +1,19 @@
 """From a seat's strategy ids to its decision: one dispatcher for every caller.
 
-Random, greedy, the rule-based players (expert, hoard, counter) and the swap policies are
-compiled into the batch kernels. The search
-strategies (ISMCTS, PIMC, the omniscient reference) and a user strategy are reached through
-function slots, so the kernels compile without them and a run compiles a search strategy
-only when its lineup holds one (:func:`search_function`, :mod:`briscasim.jit`).
+Random, greedy and the swap policies are compiled into the batch kernels. Every other
+strategy is reached through a function slot, so that a kernel compiles only what its lineup
+needs: the search strategies (ISMCTS, PIMC, the omniscient reference) through the lineup's
+search slot (:func:`search_function`), and the rule-based players (expert, hoard, counter)
+and user strategies through their lineup entry's own slot (:func:`entry_function`). A slot
+strategy compiles on the first run whose lineup holds it, then loads from the numba cache
+(:mod:`briscasim.jit`).
 
 A batch kernel is compiled for a lineup *shape* (``HAS_*`` bits: the strategy kinds its
-lineups hold). The dispatcher leaves out every branch the shape rules out, and with a single
-play strategy it does not look the seat's strategy up at all. A kernel takes about 40 s to
-compile, so only the bulk of batch work gets its own (:func:`kernel_shape`): lineups of
-random players alone and of greedy players alone; every other lineup runs the kernel of
-every shape.
+lineups hold), and its dispatcher (:func:`decider`) holds only the branches of that shape:
+numba never even types a strategy the shape rules out, and with a single play strategy the
+seat's strategy is not looked up at all. Lineups of random players alone and of greedy
+players alone have kernels of their own (:func:`kernel_shape`); every other lineup runs the
+kernel of every shape, whose inlined strategies are random, greedy and the swap policies.
 """
 import numpy as np
 from numba import njit, types
@@ -22,8 +24,8 @@ from ..engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_S
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
-                  KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER, SWAP_BY_PLAY,
-                  StrategyFunction)
+                  KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER, STRATEGY_SIGNATURE,
+                  SWAP_BY_PLAY, StrategyFunction)
 from .counter import counter_strategy
 from .expert import expert_strategy
 from .greedy import greedy_strategy
@@ -35,19 +37,21 @@ from .random import random_strategy
 from .swap import swap_decision
 
 SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT)
+SLOT_BUILTINS = {KIND_EXPERT: expert_strategy, KIND_HOARD: hoard_strategy,
+                 KIND_COUNTER: counter_strategy}
+"""The built-ins played through their lineup entry's function slot, by kind."""
+SLOT_KINDS = (KIND_USER, *SLOT_BUILTINS)
 
 # Lineup shape bits: which strategies a kernel is compiled to dispatch to.
 HAS_RANDOM = 1
 HAS_GREEDY = 2
-HAS_USER = 4
-HAS_SEARCH = 8          # ismcts, pimc or omniscient
+HAS_SLOT = 4            # a user strategy, expert, hoard or counter (an entry's slot)
+HAS_SEARCH = 8          # ismcts, pimc or omniscient (the search slot)
 HAS_SWAP_POLICY = 16    # a swap policy other than by_play
-HAS_RULED = 32          # expert, hoard or counter
-PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_USER | HAS_SEARCH | HAS_RULED
+PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_SLOT | HAS_SEARCH
 EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
-RULED_KINDS = (KIND_EXPERT, KIND_HOARD, KIND_COUNTER)
-_PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY, KIND_USER: HAS_USER,
-             **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_RULED for k in RULED_KINDS}}
+_PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY,
+             **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_SLOT for k in SLOT_KINDS}}
 
 SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY)
 """The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
@@ -112,88 +116,119 @@ def search_function(kinds):
     return function_slot(kernel, SEARCH_SIGNATURE)
 
 
-UserFunctions = types.UniTuple(StrategyFunction, MAX_PLAYERS)
-"""The lineup's user strategies: slot ``e`` holds the function of lineup entry ``e`` (and a
-placeholder for an entry that is not a user strategy)."""
+@njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
+def no_entry_strategy(rules, public, hand, legal, seat, signals, params, rng):
+    """The function slot of a lineup entry whose strategy is compiled into the kernels (never
+    called)."""
+    return -1
+
+
+def entry_functions(strategies) -> tuple:
+    """The function slots of a lineup's entries (resolved strategies), padded to
+    ``MAX_PLAYERS``: a user strategy's own dispatcher, which passes its exceptions on; a
+    :data:`SLOT_BUILTINS` strategy compiled on first use (as a
+    :class:`~briscasim.jit.FunctionSlot`: it raises none); otherwise
+    :func:`no_entry_strategy`."""
+    slots = [s.user_fn if s.kinds[0] == KIND_USER else function_slot(
+        SLOT_BUILTINS.get(s.kinds[0], no_entry_strategy), STRATEGY_SIGNATURE)
+        for s in strategies]
+    empty = function_slot(no_entry_strategy, STRATEGY_SIGNATURE)
+    return tuple(slots + [empty] * (MAX_PLAYERS - len(slots)))
+
+
+EntryFunctions = types.UniTuple(StrategyFunction, MAX_PLAYERS)
+"""The lineup's function slots: slot ``e`` holds the strategy of lineup entry ``e`` if it is
+played through its slot (:data:`SLOT_KINDS`), else a placeholder."""
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, legal):
-    """The action of ``seat``'s strategy in ``state`` (jitted), for a lineup of any shape.
-
-    ``entry`` is the seat's place in the lineup: ``kinds[entry, 0]`` is its play strategy
-    (``KIND_*``), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
-    ``params[entry, 1]`` their parameters. ``user_fns`` are the user strategies
-    (:data:`UserFunctions`), ``search_fn`` the search slot (:func:`search_function`);
-    ``legal`` is scratch for the legal actions (``MAX_LEGAL`` entries). Every strategy but the
-    omniscient reference receives only the seat's view: the public state, its own hand and
-    its legal actions.
-    """
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
-    return decide_view(EVERY_SHAPE, kinds, params, user_fns, search_fn, rules, state,
-                       state[:PUBLIC_LEN], hand, legal_view(rules, state, hand, legal), seat,
-                       entry, rng)
+def _in_slot(kind):
+    """True if a strategy of ``kind`` is played through its lineup entry's function slot."""
+    return (kind == KIND_USER) | (kind == KIND_EXPERT) | (kind == KIND_HOARD) | (
+        kind == KIND_COUNTER)
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def draws_random(shape):
-    """False if the strategies of a lineup of ``shape`` (a constant) never draw from their
-    random streams, so that a kernel may leave them unstarted: greedy play alone is
-    deterministic (jitted)."""
+def draws_random(shape: int) -> bool:
+    """False if the strategies of a lineup of ``shape`` never draw from their random
+    streams, so that a kernel may leave them unstarted: greedy play alone is deterministic."""
     return shape != HAS_GREEDY
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _plays(shape, bit, kinds, e, kind):
-    """True if lineup entry ``e`` plays ``kind`` (whose shape bit is ``bit``); decided when
-    compiling where the ``shape`` (a constant) holds no such strategy, or only it."""
-    if shape & bit == 0:
-        return False
-    if shape & PLAY_BITS == bit:
-        return True
-    return kinds[e, 0] == kind
+_DECIDERS = {}
+
+
+def decider(shape: int):
+    """The dispatcher of lineups of ``shape``, a jitted function (inlined where it is called)::
+
+        decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
+                    seat, entry, rng) -> action
+
+    ``entry`` is the seat's place in the lineup: ``kinds[entry, 0]`` is its play strategy
+    (``KIND_*``), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
+    ``params[entry, 1]`` their parameters; ``entry_fns`` are the entries' function slots
+    (:data:`EntryFunctions`), ``search_fn`` the search slot (:func:`search_function`);
+    ``public`` is ``state[:PUBLIC_LEN]``, ``hand`` the seat's slots and ``legal`` its legal
+    actions. Every strategy but the omniscient reference receives only the seat's view.
+
+    The shape's bits are constants of the function, so numba prunes the branches of the
+    strategies the shape rules out before it types anything: a kernel compiles only the
+    strategies its lineups can hold.
+    """
+    if shape in _DECIDERS:
+        return _DECIDERS[shape]
+    plays = shape & PLAY_BITS
+    swap_policy = shape & HAS_SWAP_POLICY != 0
+    has_random, only_random = plays & HAS_RANDOM != 0, plays == HAS_RANDOM
+    has_greedy, only_greedy = plays & HAS_GREEDY != 0, plays == HAS_GREEDY
+    has_slot, only_slot = plays & HAS_SLOT != 0, plays == HAS_SLOT
+    has_search = plays & HAS_SEARCH != 0
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
+                    seat, entry, rng):
+        sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
+        e = at(entry)
+        if swap_policy:
+            if state[S_PHASE] == PHASE_SWAP and kinds[e, 1] != SWAP_BY_PLAY:
+                return swap_decision(kinds[e, 1], params[e, 1], rules, public, hand, seat,
+                                     sig, rng)
+        p = params[e, 0]
+        if has_random:
+            if only_random or kinds[e, 0] == KIND_RANDOM:
+                return random_strategy(rules, public, hand, legal, seat, sig, p, rng)
+        if has_greedy:
+            if only_greedy or kinds[e, 0] == KIND_GREEDY:
+                return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng)
+        if has_slot:
+            if only_slot or _in_slot(kinds[e, 0]):
+                return entry_fns[e](rules, public, hand, legal, seat, sig, p, rng)
+        if has_search:
+            return search_fn(rules, state, legal, seat, kinds[e, 0], sig, p, rng)
+        return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
+
+    return _DECIDERS.setdefault(shape, decide_view)
+
+
+_decide_any = decider(EVERY_SHAPE)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def decide_view(shape, kinds, params, user_fns, search_fn, rules, state, public, hand, legal,
-                seat, entry, rng):
-    """:func:`decide` for a lineup of shape ``shape`` (a constant where the caller compiles,
-    so that the branches it rules out compile away), with the seat's view already cut:
-    ``public`` is ``state[:PUBLIC_LEN]``, ``hand`` the seat's slots (the batch loop makes
-    these views once per deal, not once per decision) and ``legal`` its legal actions
-    (jitted)."""
-    sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
-    e = at(entry)
-    if (shape & HAS_SWAP_POLICY != 0 and state[S_PHASE] == PHASE_SWAP
-            and kinds[e, 1] != SWAP_BY_PLAY):
-        return swap_decision(kinds[e, 1], params[e, 1], rules, public, hand, seat, sig, rng)
-    p = params[e, 0]
-    if _plays(shape, HAS_RANDOM, kinds, e, KIND_RANDOM):
-        return random_strategy(rules, public, hand, legal, seat, sig, p, rng)
-    if _plays(shape, HAS_GREEDY, kinds, e, KIND_GREEDY):
-        return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng)
-    # the rule-based players are called, not inlined: a kernel compiles each once
-    if shape & HAS_RULED != 0 and kinds[e, 0] == KIND_EXPERT:
-        return expert_strategy(rules, public, hand, legal, seat, sig, p, rng)
-    if shape & HAS_RULED != 0 and kinds[e, 0] == KIND_HOARD:
-        return hoard_strategy(rules, public, hand, legal, seat, sig, p, rng)
-    if shape & HAS_RULED != 0 and kinds[e, 0] == KIND_COUNTER:
-        return counter_strategy(rules, public, hand, legal, seat, sig, p, rng)
-    if _plays(shape, HAS_USER, kinds, e, KIND_USER):
-        return user_fns[e](rules, public, hand, legal, seat, sig, p, rng)
-    if shape & HAS_SEARCH != 0:
-        return search_fn(rules, state, legal, seat, kinds[e, 0], sig, p, rng)
-    return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
+def decide(kinds, params, entry_fns, search_fn, rules, state, seat, entry, rng, legal):
+    """The action of ``seat``'s strategy in ``state`` for a lineup of any shape (jitted; the
+    arguments as :func:`decider`'s, ``legal`` scratch for ``MAX_LEGAL`` legal actions)."""
+    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    return _decide_any(kinds, params, entry_fns, search_fn, rules, state, state[:PUBLIC_LEN],
+                       hand, legal_view(rules, state, hand, legal), seat, entry, rng)
 
 
-DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], UserFunctions,
+DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions,
                                SearchFunction, types.int64[::1], types.int16[::1], types.int64,
                                types.int64, types.uint64[::1], types.int16[::1])
 
 
 @njit(cache=True, _nrt=False)
-def _decide_entry(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, legal):
-    return decide(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, legal)
+def _decide_entry(kinds, params, entry_fns, search_fn, rules, state, seat, entry, rng, legal):
+    return decide(kinds, params, entry_fns, search_fn, rules, state, seat, entry, rng, legal)
 
 
 def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:

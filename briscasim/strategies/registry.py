@@ -60,7 +60,7 @@ from .api import KIND_RANDOM, KIND_USER, N_PARAMS, STRATEGY_SIGNATURE, SWAP_BY_P
 from .params import Param, StrategyDef, StrategyError
 
 __all__ = ["KIND_PYTHON", "Param", "REGISTRY", "SWAP_POLICIES", "Strategy", "StrategyDef",
-           "StrategyError", "no_user_strategy", "register_strategy", "resolve"]
+           "StrategyError", "register_strategy", "resolve"]
 
 # Play kind of a prototype (pure-Python) strategy: never handed to the kernels.
 KIND_PYTHON = -1
@@ -85,12 +85,6 @@ class Strategy:
     omniscient: bool = False
     python_fn: object = None
     values: dict = field(default_factory=dict, compare=False)
-
-
-@njit(STRATEGY_SIGNATURE, cache=True)
-def no_user_strategy(rules, public, hand, legal, seat, signals, params, rng):
-    """Placeholder for the user slot of a lineup entry that is no user strategy."""
-    return -1
 
 
 RANDOM = StrategyDef("random", KIND_RANDOM, (
