@@ -16,9 +16,9 @@ every shape.
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, legal_view, signals
-from ..engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP,
-                             PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE)
+from ..engine.core import at, hand_of, legal_view, signals
+from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP, PUBLIC_LEN,
+                             R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
@@ -92,7 +92,7 @@ def search_decide(rules, state, legal, seat, kind, sig, params, rng):
     if kind == KIND_OMNISCIENT:
         return omniscient_strategy(rules, state, legal, seat, params, rng)
     public = state[:PUBLIC_LEN]
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    hand = hand_of(rules, state, seat)
     if kind == KIND_ISMCTS:
         return ismcts_strategy(rules, public, hand, legal, seat, sig, params, rng)
     return pimc_strategy(rules, public, hand, legal, seat, sig, params, rng)
@@ -129,10 +129,10 @@ def decide(kinds, params, user_fns, search_fn, rules, state, seat, entry, rng, l
     omniscient reference receives only the seat's view: the public state, its own hand and
     its legal actions.
     """
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    hand = hand_of(rules, state, seat)
     return decide_view(EVERY_SHAPE, kinds, params, user_fns, search_fn, rules, state,
-                       state[:PUBLIC_LEN], hand, legal_view(rules, state, hand, legal), seat,
-                       entry, rng)
+                       state[:PUBLIC_LEN], hand, legal_view(rules, state, seat, hand, legal),
+                       seat, entry, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
