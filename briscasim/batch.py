@@ -24,9 +24,9 @@ import numpy as np
 from numba import njit, types
 
 from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
-                            PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_PLAYERS, S_HANDS, S_PHASE,
-                            S_TURN, STATE_LEN, UNDECIDED)
+from .engine.layout import (MAX_HAND, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
+                            PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS, S_HANDS,
+                            S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
 from .engine.match import match_result, seating, tally_deal
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled
@@ -43,10 +43,10 @@ MATCH_RECORD_LEN = 15
 
 @njit(cache=True, _nrt=False, inline="always")
 def _seat_views(state, rngs):
-    """Every seat's view of ``state``, cut once per batch: the public prefix, the hands (a
-    row per seat) and the random streams (a row per seat)."""
+    """Every seat's view of ``state``, cut once per batch: the public prefix, the hand slots
+    (a row of ``MAX_HAND`` per seat) and the random streams (a row per seat)."""
     public = state[:PUBLIC_LEN]
-    hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * HAND_SIZE].reshape((MAX_PLAYERS, HAND_SIZE))
+    hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
     return public, hands, rngs.reshape((MAX_PLAYERS, STREAM_LEN))
 
 
@@ -82,6 +82,7 @@ def deal_player(shape: int):
     def play_one(rules, kinds, params, entry_fns, search_fn, state, views, legal, deck, key,
                  deal_no, rot):
         n = rules[R_PLAYERS]
+        hand_size = rules[R_HAND_SIZE]
         public, hands, seat_rngs = views
         if draws:
             for s in range(n):
@@ -93,9 +94,9 @@ def deal_player(shape: int):
             entry = seat + rot
             if entry >= n:
                 entry -= n
-            hand = hands[at(seat)]
+            hand = hands[at(seat)][:hand_size]
             a = decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand,
-                            legal_view(rules, state, hand, legal), seat, entry,
+                            legal_view(rules, state, seat, hand, legal), seat, entry,
                             seat_rngs[at(seat)])
             seat = step(rules, state, a, None)
             if seat < 0:

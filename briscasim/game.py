@@ -331,9 +331,12 @@ class Deal:
         return [int(c) for c in self.state[L.S_TRICK:L.S_TRICK + self.state[L.S_TRICK_N]]]
 
     def hand(self, seat: int) -> list[int]:
-        seat = self._seat(seat)
-        base = L.S_HANDS + seat * L.HAND_SIZE
-        return [int(c) for c in self.state[base:base + L.HAND_SIZE] if c != L.NO_CARD]
+        return [int(c) for c in self._hand_slots(self._seat(seat)) if c != L.NO_CARD]
+
+    def _hand_slots(self, seat: int) -> np.ndarray:
+        """The seat's first ``hand_size`` hand slots (a view; ``NO_CARD`` when empty)."""
+        base = L.S_HANDS + seat * L.MAX_HAND
+        return self.state[base:base + self.rules.hand_size]
 
     @property
     def initial_hands(self) -> tuple[tuple[int, ...], ...]:
@@ -440,10 +443,9 @@ class Deal:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now (copies)."""
         seat = self._seat(seat)
-        base = L.S_HANDS + seat * L.HAND_SIZE
         sig = int(core.signals(self._r, self.state, seat)) if self._r[L.R_SIGNALS] else 0
-        return SeatView(seat, self.state[:L.PUBLIC_LEN].copy(),
-                        self.state[base:base + L.HAND_SIZE].copy(), sig)
+        return SeatView(seat, self.state[:L.PUBLIC_LEN].copy(), self._hand_slots(seat).copy(),
+                        sig)
 
     def to_dict(self) -> dict:
         """The whole deal as plain data (for ``--json``)."""

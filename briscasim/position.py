@@ -21,9 +21,9 @@ import numpy as np
 from numba import njit
 
 from . import cards as C
-from .engine.core import legal_actions, signals
-from .engine.layout import (HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, PHASE_OVER, PUBLIC_LEN,
-                            R_SIDE, R_SIGNALS, S_HANDS, S_PHASE, S_TRICK_NO, S_TURN, STATE_LEN)
+from .engine.core import hand_of, legal_actions, signals
+from .engine.layout import (KNOWN_UNSEEN, MAX_LEGAL, PHASE_OVER, PUBLIC_LEN, R_SIDE,
+                            R_SIGNALS, S_PHASE, S_TRICK_NO, S_TURN, STATE_LEN)
 from .engine.rng import new_stream, stream_key
 from .envs.observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
 from .errors import UserError
@@ -44,8 +44,7 @@ def _play_out(rules, state, params, rng, legal, rewards):
         seat = state[S_TURN]
         k = legal_actions(rules, state, legal)
         sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
-        a = greedy_strategy(rules, state[:PUBLIC_LEN],
-                            state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE],
+        a = greedy_strategy(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat),
                             legal[:k], seat, sig, params, rng)
         play(rules, state, a)
     write_rewards(rules, state, REWARD_OUTCOME, rewards[0])
@@ -72,9 +71,8 @@ def _sample_values(rules, base, spec, seat, actions, worlds, params, rng, world,
 def _prepare(rules, state, seat, base, spec):
     """Sampling for what ``seat`` knows of ``state``; True if only one world fits."""
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
-    prepare_worlds(rules, state[:PUBLIC_LEN],
-                   state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE], seat,
-                   sig, base, spec)
+    prepare_worlds(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), seat, sig, base,
+                   spec)
     return unique_world(spec)
 
 
@@ -283,7 +281,8 @@ def typed_position(rules, seat: int, hand, face_up, played: str = "", seed: int 
     for _ in range(_TRIES):     # another start, if a black hand ended the deal at once
         rest = [c for c in rules.deck_ids if c != turned]
         rng.shuffle(rest)
-        deck = rest[:3 * n] + [turned] + rest[3 * n:]
+        dealt = rules.hand_size * n
+        deck = rest[:dealt] + [turned] + rest[dealt:]
         try:
             for _ in range(_REBUILDS):
                 try:

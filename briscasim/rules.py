@@ -41,6 +41,7 @@ class Rules:
 
     players: int = 2
     deck: str = "spanish40"
+    hand_size: int = 3
     teams: str = "none"
     leftover: str | None = None
     removed_cards: tuple[str, ...] | None = None
@@ -102,6 +103,10 @@ class Rules:
         if not isinstance(self.players, int) or not 2 <= self.players <= 6:
             raise RulesError(f"rule option players = {self.players!r} is not supported; "
                              "briscasim plays 2 to 6 players")
+        if (not isinstance(self.hand_size, int) or isinstance(self.hand_size, bool)
+                or not 1 <= self.hand_size <= L.MAX_HAND):
+            raise RulesError(f"rule option hand_size = {self.hand_size!r} must be a whole "
+                             f"number from 1 to {L.MAX_HAND}")
         choice("deck", self.deck, DECKS)
         choice("teams", self.teams, TEAMS)
         if self.leftover is not None:
@@ -160,9 +165,9 @@ class Rules:
                     f"rule option removed_cards = {[C.card_code(c) for c in self.removed_ids]}"
                     f" leaves {in_play} cards, which do not divide among "
                     f"players = {self.players}")
-        if self.cards_in_play < 3 * self.players + 1:
+        if self.cards_in_play < self.hand_size * self.players + 1:
             raise RulesError(f"too few cards in play ({self.cards_in_play}) for "
-                             f"players = {self.players}")
+                             f"players = {self.players} with hand_size = {self.hand_size}")
         del kind, target
 
     @property
@@ -216,6 +221,11 @@ class Rules:
         return self.cards_in_play // self.players
 
     @property
+    def draw_rounds(self) -> int:
+        """Rounds of drawing in a deal: one after each trick but the last ``hand_size``."""
+        return self.tricks - self.hand_size
+
+    @property
     def sides(self) -> list[list[int]]:
         """Seats of each side, sides numbered by their lowest seat."""
         n = self.players
@@ -246,6 +256,7 @@ class Rules:
     def _array(self) -> np.ndarray:
         r = np.zeros(L.RULES_LEN, dtype=np.int64)
         r[L.R_PLAYERS] = self.players
+        r[L.R_HAND_SIZE] = self.hand_size
         r[L.R_N_SIDES] = len(self.sides)
         r[L.R_SIDE:L.R_SIDE + self.players] = self.side_of
         deck = self.deck_ids
@@ -294,10 +305,10 @@ class Rules:
         s = np.zeros(4 * L.START_STATE_SLOTS, np.int16)
         s[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS] = L.KNOWN_OUT
         s[L.S_KNOWN + np.asarray(self.deck_ids)] = L.KNOWN_UNSEEN
-        s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.HAND_SIZE] = L.NO_CARD
+        s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.MAX_HAND] = L.NO_CARD
         s[L.S_TRICK:L.S_TRICK + L.MAX_PLAYERS] = L.NO_CARD
         # face-down cards after the deal and the turned card; the undrawn ones stay at the end
-        m = len(self.deck_ids) - self.players * L.HAND_SIZE - 1
+        m = len(self.deck_ids) - self.players * self.hand_size - 1
         s[L.S_N_FACEDOWN] = m
         if self.effective_leftover == "face_up":
             # the face-up card and the last (undrawn - 1) face-down cards stay undrawn
@@ -326,7 +337,7 @@ class Rules:
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
 _BOOL_OPTIONS = {"swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse"}
-_INT_OPTIONS = {"players", "max_deals"}
+_INT_OPTIONS = {"players", "hand_size", "max_deals"}
 
 
 def _merge(options: dict, overrides: dict) -> dict:

@@ -23,8 +23,8 @@ from numba import njit
 
 from briscasim.batch import new_work
 from briscasim.bench import CHUNK
-from briscasim.engine.core import legal_actions, shuffled_deck, start_deal, step
-from briscasim.engine.layout import (HAND_SIZE, PHASE_OVER, PUBLIC_LEN, S_HANDS, S_PHASE,
+from briscasim.engine.core import hand_of, legal_actions, shuffled_deck, start_deal, step
+from briscasim.engine.layout import (PHASE_OVER, PUBLIC_LEN, S_PHASE,
                                      S_TURN, STATE_LEN)
 from briscasim.engine.rng import item_key, new_stream
 from briscasim.rules import Rules
@@ -59,7 +59,7 @@ def _engine_loop(rules, state, deck, partners, rng, seed, count, params, legal):
         start_deal(rules, state, deck)
         while state[S_PHASE] != PHASE_OVER:
             seat = state[S_TURN]
-            hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+            hand = hand_of(rules, state, seat)
             k = legal_actions(rules, state, legal)
             a = random_strategy(rules, state[:PUBLIC_LEN], hand, legal[:k], seat, 0, params,
                                 rng)

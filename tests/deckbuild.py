@@ -46,12 +46,12 @@ def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> lis
     trump = turned // 12 if turned is not None else -1
     rest.sort(key=lambda c: (c // 12 == trump, points[c % 12], strength[c % 12], c))
     for h in hands:
-        assert len(h) <= L.HAND_SIZE
-        while len(h) < L.HAND_SIZE:
+        assert len(h) <= rules.hand_size
+        while len(h) < rules.hand_size:
             h.append(rest.pop(0))
     if turned is None:
         turned = rest.pop(0)
-    order = [hands[s][r] for r in range(L.HAND_SIZE) for s in range(n)]
+    order = [hands[s][r] for r in range(rules.hand_size) for s in range(n)]
     order += [turned] + ids(stock) + rest + ids(bottom)
     return code_list(order)
 
@@ -99,7 +99,7 @@ def deck_points(rules: Rules) -> int:
 
 def draw_rounds(rules: Rules) -> int:
     """Draw rounds in a deal: cards drawn (in play minus the first hands) over players."""
-    return (rules.cards_in_play - L.HAND_SIZE * rules.players) // rules.players
+    return (rules.cards_in_play - rules.hand_size * rules.players) // rules.players
 
 
 def can_swap(rules: Rules, hand, face_up: int) -> bool:

@@ -46,7 +46,7 @@ def test_endgame_matches_the_solver():
     for state in positions:
         seat = state[L.S_TURN]
         public = state[:L.PUBLIC_LEN]
-        hand = state[L.S_HANDS + seat * 3:L.S_HANDS + seat * 3 + 3]
+        hand = state[L.S_HANDS + seat * L.MAX_HAND:L.S_HANDS + seat * L.MAX_HAND + 3]
         _, actions, values = _solve(r, state)
         for a, v in zip(actions, values):
             assert endgame_value(r, public, hand, seat, a) == pytest.approx(v)

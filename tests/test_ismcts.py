@@ -124,7 +124,7 @@ def test_endgame_choice_matches_the_solver(exact_endgame):
     r, positions = _positions("brisca-2", 6, 12, seed=4)
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
-        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
         rng = new_stream(k)
         a = M.ismcts_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, _legal(r, state), seat, 0,
                               _params(3000 if not exact_endgame else 1,

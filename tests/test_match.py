@@ -83,7 +83,7 @@ def replay_match(rules, seed, item, swap_prob):
                         STREAMS_PER_DEAL * j + 1 + 6 * (j % n) + e)
         while not deal.over:
             e = deal.turn
-            hand = deal.state[L.S_HANDS + 3 * e:L.S_HANDS + 3 * e + 3]
+            hand = deal.state[L.S_HANDS + L.MAX_HAND * e:L.S_HANDS + L.MAX_HAND * e + 3]
             legal = np.array(deal.legal_actions(), np.int16)
             deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, legal, e, 0,
                                           params, rngs[e])))

@@ -43,7 +43,7 @@ def test_two_player_endgame_is_solved_exactly():
     params[P.P_EXACT_PLIES] = 0   # even so: one consistent world, solved to the end
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
-        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
         a = P.pimc_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, _legal(r, state), seat, 0,
                             params, new_stream(k))
         assert a in _best(r, state, 1 << 30, 48)

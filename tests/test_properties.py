@@ -388,7 +388,7 @@ def test_from_seed_replays_the_batch_deal(rules, seed, index):
         seed_stream(rngs[s], np.uint64(seed), index, 1 + s)
     while not deal.over:
         s = deal.turn
-        hand = deal.state[L.S_HANDS + 3 * s:L.S_HANDS + 3 * s + 3]
+        hand = deal.state[L.S_HANDS + L.MAX_HAND * s:L.S_HANDS + L.MAX_HAND * s + 3]
         sig = int(core.signals(r, deal.state, s)) if r[L.R_SIGNALS] else 0
         legal = np.array(deal.legal_actions(), np.int16)
         deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, legal, s, sig,

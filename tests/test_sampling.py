@@ -35,7 +35,7 @@ def _worlds(deal, seat, n, seed=1):
 
 
 def _hand(state, s):
-    h = state[L.S_HANDS + 3 * s:L.S_HANDS + 3 * s + 3]
+    h = state[L.S_HANDS + L.MAX_HAND * s:L.S_HANDS + L.MAX_HAND * s + 3]
     return sorted(int(c) for c in h if c != L.NO_CARD)
 
 
@@ -57,8 +57,8 @@ def _check_world(rules, deal, seat, w):
     true = deal.state
     n = rules.players
     assert np.array_equal(w[:L.PUBLIC_LEN], true[:L.PUBLIC_LEN])
-    assert np.array_equal(w[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3],
-                          true[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3])
+    assert np.array_equal(w[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3],
+                          true[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3])
     m = int(r[L.R_DECK_N]) - 3 * n - 1
     assert w[L.S_N_FACEDOWN] == true[L.S_N_FACEDOWN] == m
     # every card exactly once: hands, stock still to come or undrawn, table, played, out
@@ -143,7 +143,7 @@ def _consistent_worlds(rules, deal, seat):
             fixed = [c for c in range(48) if known[c] == s]
             h = sorted(fixed + list(perm[pos:pos + k]))
             pos += k
-            w[L.S_HANDS + 3 * s:L.S_HANDS + 3 * s + 3] = h + [-1] * (3 - len(h))
+            w[L.S_HANDS + L.MAX_HAND * s:L.S_HANDS + L.MAX_HAND * s + 3] = h + [-1] * (3 - len(h))
             hands.append(tuple(h))
         if core.signals(r, w, seat) == sig:
             found.add(tuple(hands))

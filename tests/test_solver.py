@@ -130,7 +130,7 @@ def test_endgame_values_from_the_seat_view():
     r, positions = _positions("brisca-2", 6, 6, seed=5)
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
-        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
         actions = np.zeros(LEGAL_STRIDE, np.int64)
         values = np.zeros(LEGAL_STRIDE)
         n = endgame_values(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0, new_stream(k),
@@ -142,6 +142,6 @@ def test_endgame_values_from_the_seat_view():
     r, early = _positions("brisca-2", 30, 2, seed=5)
     for state in early:
         seat = int(state[L.S_TURN])
-        hand = state[L.S_HANDS + 3 * seat:L.S_HANDS + 3 * seat + 3].copy()
+        hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
         assert endgame_action(r, state[:L.PUBLIC_LEN].copy(), hand, seat, 0,
                               new_stream(0)) == L.NO_CARD

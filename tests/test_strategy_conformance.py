@@ -65,8 +65,8 @@ def _hidden_slots(r, state, seat):
     for q in range(n):
         if q == seat or (r[L.R_SIGNALS] and r[L.R_SIDE + q] == r[L.R_SIDE + seat]):
             continue
-        for j in range(L.HAND_SIZE):
-            i = L.S_HANDS + q * L.HAND_SIZE + j
+        for j in range(L.MAX_HAND):
+            i = L.S_HANDS + q * L.MAX_HAND + j
             c = state[i]
             if c != L.NO_CARD and state[L.S_KNOWN + c] == L.KNOWN_UNSEEN:
                 slots.append(i)

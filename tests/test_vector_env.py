@@ -107,9 +107,9 @@ def test_observation_ignores_what_the_seat_cannot_know(preset):
         side = rules.side_of[seat]
         others = [s for s in range(rules.players) if rules.side_of[s] != side]
         state = deal.state.copy()
-        slots = [L.S_HANDS + s * 3 + j for s in others for j in range(3)
-                 if state[L.S_HANDS + s * 3 + j] != L.NO_CARD
-                 and state[L.S_KNOWN + state[L.S_HANDS + s * 3 + j]] == L.KNOWN_UNSEEN]
+        slots = [L.S_HANDS + s * L.MAX_HAND + j for s in others for j in range(3)
+                 if state[L.S_HANDS + s * L.MAX_HAND + j] != L.NO_CARD
+                 and state[L.S_KNOWN + state[L.S_HANDS + s * L.MAX_HAND + j]] == L.KNOWN_UNSEEN]
         drawn, facedown = state[L.S_DRAWN], state[L.S_N_FACEDOWN]
         slots += [L.S_STOCK + k for k in range(drawn, facedown)]
         cards = state[slots].copy()

@@ -10,19 +10,23 @@ Between tricks the engine resolves the trick, offers the swap to the winner (pha
 ``PHASE_SWAP``) when docs/rules.md allows it, and draws, all inside :func:`step`.
 """
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
-from numba.extending import overload
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic, overload
 
 from .. import jit as _jit  # noqa: F401  (mends numba's inliner before anything compiles)
 
 from .layout import (
     ACTION_KEEP, ACTION_SWAP, DRAW, EVENT_BLACK_HAND, EVENT_DEALT, EVENT_DECLINE, EVENT_DRAW,
-    EVENT_OVER, EVENT_PLAY, EVENT_SWAP, EVENT_TRICK, EVENT_TURNED, HAND_SIZE, KNOWN_FACE_UP, KNOWN_PLAYED, LEFTOVER_FACE_UP,
+    EVENT_OVER, EVENT_PLAY, EVENT_SWAP, EVENT_TRICK, EVENT_TURNED, KNOWN_FACE_UP, KNOWN_PLAYED,
+    LEFTOVER_FACE_UP, MAX_HAND,
     NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PHASE_SWAP, REC_BLACK_HAND,
     REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD, REC_SWAP2_DECLINED,
     REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED, REC_SWAP7_SEAT,
     REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, R_BLACK_HAND, R_CARD_FACE,
-    R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_LEFTOVER, R_N_SIDES,
+    R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_HAND_SIZE, R_LEFTOVER,
+    R_N_SIDES,
     R_N_UNDRAWN, R_OBJECTIVE, R_PLAYERS, R_RESHUFFLE, R_SEVEN_FACES, R_SIDE, R_START_STATE,
     R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES, START_STATE_SLOTS, STATE_LEN,
     S_BLACK_HAND, S_DRAWN, S_FACEDOWN_TO_DRAW, S_FACE_UP, S_HANDS, S_KNOWN, S_LAST_WINNER,
@@ -34,8 +38,6 @@ from .layout import (
 from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
-# hand_slot's table: for each 3-bit mask of matching slots, 1 + the first one (0: none)
-_FIRST_SLOT = np.int64(0x12131210)
 
 
 # ---- events --------------------------------------------------------------------------------
@@ -143,35 +145,69 @@ def _winning(rules, state, k):
 
 
 # ---- hands -----------------------------------------------------------------------------
+# A seat's hand is MAX_HAND slots of the state from S_HANDS + seat * MAX_HAND; a hand of
+# hand_size cards fills the first hand_size of them, and every empty slot is NO_CARD. The
+# slot tests compare all MAX_HAND slots at once (one vector compare): the empty slots past
+# the hand size never match a card, so the same code serves every hand size.
+
+assert MAX_HAND == 8, "slots_equal compares eight slots"
+
+
+@intrinsic
+def slots_equal(typingctx, state, start, value):
+    """A bit per slot ``i`` of ``state[start + i] == value`` for the eight slots from
+    ``start`` (jitted; one vector compare; ``state`` an int16 array with the eight entries in
+    it: there is no bounds check)."""
+    def codegen(context, builder, signature, args):
+        array, first, v = args
+        data = context.make_array(signature.args[0])(context, builder, array).data
+        lanes = ir.VectorType(ir.IntType(16), MAX_HAND)
+        slots = builder.load(builder.bitcast(builder.gep(data, [first]), lanes.as_pointer()),
+                             align=2)
+        one = builder.insert_element(ir.Constant(lanes, ir.Undefined),
+                                     builder.trunc(v, ir.IntType(16)), ir.IntType(32)(0))
+        every = builder.shuffle_vector(one, ir.Constant(lanes, ir.Undefined),
+                                       ir.Constant(ir.VectorType(ir.IntType(32), MAX_HAND),
+                                                   [0] * MAX_HAND))
+        bits = builder.bitcast(builder.icmp_signed("==", slots, every),
+                               ir.IntType(MAX_HAND))
+        return builder.zext(bits, ir.IntType(64))
+    return types.int64(state, start, value), codegen
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hand_base(seat):
+    """Index in the state of the seat's first hand slot (jitted)."""
+    return S_HANDS + seat * MAX_HAND
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hand_of(rules, state, seat):
+    """The seat's hand as strategies receive it: its first ``hand_size`` slots, a view of
+    ``state`` (jitted)."""
+    base = hand_base(seat)
+    return state[base:base + rules[R_HAND_SIZE]]
+
 
 @njit(cache=True, _nrt=False, inline="always")
 def hand_slot(state, seat, card):
     """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
-    # Branch-free (which slot holds the card is as random as the deal): a bit per matching
-    # slot, then the first set bit from a table of 4-bit entries (slot + 1; 0: no match).
-    base = S_HANDS + seat * HAND_SIZE
-    mask = ((state[at(base)] == card) | ((state[at(base + 1)] == card) << 1)
-            | ((state[at(base + 2)] == card) << 2))
-    return ((_FIRST_SLOT >> (mask << 2)) & 15) - 1
+    # branch-free (which slot holds the card is as random as the deal): the first set bit
+    first = trailing_zeros(slots_equal(state, hand_base(seat), card) | (1 << MAX_HAND))
+    return first if first < MAX_HAND else -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def holds(state, seat, card):
     """True if the seat's hand holds ``card`` (jitted)."""
-    base = S_HANDS + seat * HAND_SIZE
-    return ((state[at(base)] == card) | (state[at(base + 1)] == card)
-            | (state[at(base + 2)] == card))
+    return slots_equal(state, hand_base(seat), card) != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _give(state, seat, card):
     """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
-    base = S_HANDS + seat * HAND_SIZE
-    # selects, not branches: which slot the seat played from is as random as the deal
-    slot = base + 2
-    slot = base + 1 if state[at(base + 1)] == NO_CARD else slot
-    slot = base if state[at(base)] == NO_CARD else slot
-    state[at(slot)] = card
+    base = hand_base(seat)
+    state[at(base + trailing_zeros(slots_equal(state, base, NO_CARD)))] = card
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -201,8 +237,8 @@ def start_deal(rules, state, deck, events=None):
     the cards dealt and the card turned into ``events`` (or ``None``) (jitted).
 
     Copies the rules vector's ``R_START_STATE`` (all that does not depend on the cards, worked
-    out once by :meth:`briscasim.rules.Rules.to_array`), deals three cards to each seat one at
-    a time from seat 0, turns the next card face up (with ``face_up_reshuffle``, an A or 3 goes
+    out once by :meth:`briscasim.rules.Rules.to_array`), deals ``hand_size`` cards to each seat
+    one at a time from seat 0, turns the next card face up (with ``face_up_reshuffle``, an A or 3 goes
     back into the middle of the stock), and checks for a black hand in dealing order.
     """
     n = rules[R_PLAYERS]
@@ -210,9 +246,9 @@ def start_deal(rules, state, deck, events=None):
     for i in range(STATE_LEN):
         state[i] = start[i]
     pos = 0
-    for r in range(HAND_SIZE):
+    for r in range(rules[R_HAND_SIZE]):
         for s in range(n):
-            state[at(S_HANDS + s * HAND_SIZE + r)] = deck[at(pos)]
+            state[at(hand_base(s) + r)] = deck[at(pos)]
             emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
     turned = deck[at(pos)]
@@ -301,8 +337,7 @@ def _do_swap(rules, state, seat, events):
     given = swap_card(rules, state, seat)
     taken = state[S_FACE_UP]
     emit(events, EVENT_SWAP, seat, given, taken)
-    base = S_HANDS + seat * HAND_SIZE
-    state[base + hand_slot(state, seat, given)] = taken
+    state[hand_base(seat) + hand_slot(state, seat, given)] = taken
     state[S_FACE_UP] = given
     state[S_KNOWN + given] = KNOWN_FACE_UP
     state[S_KNOWN + taken] = seat
@@ -452,7 +487,7 @@ def step(rules, state, action, events=None):
             return -1
         n = rules[R_PLAYERS]
         played = state[S_TRICK_N]
-        state[at(S_HANDS + seat * HAND_SIZE + slot)] = NO_CARD
+        state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
         emit(events, EVENT_PLAY, seat, action, played)
@@ -502,9 +537,9 @@ def legal_actions(rules, state, out):
     if phase == PHASE_PLAY:
         # every card in hand may be played: the hand's cards in slot order, packed by
         # selects (which slots are empty is as random as the deal); out has room for more
-        base = S_HANDS + state[S_TURN] * HAND_SIZE
+        base = hand_base(state[S_TURN])
         k = 0
-        for i in range(HAND_SIZE):
+        for i in range(MAX_HAND):
             c = state[at(base + i)]
             out[at(k)] = c
             k += c != NO_CARD
@@ -518,17 +553,16 @@ def legal_actions(rules, state, out):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_view(rules, state, hand, out):
-    """The legal actions of the seat to act as an array (jitted): ``hand`` itself, the seat's
-    slots, when every slot holds a card that may be played (most decisions: nothing is
-    copied), otherwise :func:`legal_actions` written into ``out`` (int16, as the hand). Either
-    way the same actions in the same order."""
-    full = state[S_PHASE] == PHASE_PLAY
-    for i in range(HAND_SIZE):
-        full &= hand[i] != NO_CARD
-    if full:
+def legal_view(rules, state, seat, hand, out):
+    """The legal actions of ``seat``, the seat to act, as an array (jitted): ``hand`` itself
+    (:func:`hand_of`), when every slot of it holds a card that may be played (most
+    decisions: nothing is copied), otherwise :func:`legal_actions` written into ``out``
+    (int16, as the hand). Either way the same actions in the same order."""
+    empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
+    if (state[S_PHASE] == PHASE_PLAY) & (empty == 0):
         return hand
     return out[:legal_actions(rules, state, out)]
+
 
 @njit(cache=True, _nrt=False, inline="always")
 def signals(rules, state, seat):
@@ -545,10 +579,10 @@ def signals(rules, state, seat):
             continue
         b = 128
         any_trump = False
-        for j in range(HAND_SIZE):
+        for j in range(rules[R_HAND_SIZE]):
             # selects, not branches: what a partner holds is as random as the deal; an empty
             # slot is in no suit and of no face (EMPTY_*), so it adds nothing
-            c = state[at(S_HANDS + p * HAND_SIZE + j)]
+            c = state[at(hand_base(p) + j)]
             f = card_face(rules, c)
             is_trump = card_suit(rules, c) == trump
             any_trump |= is_trump

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 MAX_PLAYERS = 6
 MAX_SIDES = 6
-HAND_SIZE = 3
+MAX_HAND = 8
+"""Hand slots per seat in the state: the largest ``hand_size`` of any game (a hand of
+``hand_size`` cards fills the seat's first slots; the others stay ``NO_CARD``)."""
 N_CARD_IDS = 48
 NO_CARD = -1
 
@@ -72,6 +74,7 @@ RULES = Block("rules vector", "int64")
 R_PLAYERS = RULES.field("players", 1, "number of seats, 2..6")
 R_N_SIDES = RULES.field("n_sides", 1, "sides (teams, or players when everyone is alone)")
 R_SIDE = RULES.field("side", MAX_PLAYERS, "side of each seat")
+R_HAND_SIZE = RULES.field("hand_size", 1, "cards in each hand after the deal, 1..MAX_HAND")
 R_DECK_N = RULES.field("deck_n", 1, "cards shuffled and dealt from (deck minus removed cards)")
 R_N_IN_PLAY = RULES.field("n_in_play", 1, "cards that come into play (minus undrawn cards)")
 R_LEFTOVER = RULES.field("leftover", 1, "LEFTOVER_*")
@@ -144,7 +147,8 @@ S_LAST_WON = STATE.field("last_won", MAX_SIDES, "per side, 1 + the latest trick 
 S_KNOWN = STATE.field("known", N_CARD_IDS, "public knowledge of each card: KNOWN_* or a seat")
 PUBLIC_LEN = STATE.length
 # hidden part
-S_HANDS = STATE.field("hands", MAX_PLAYERS * HAND_SIZE, "hands, NO_CARD in empty slots")
+S_HANDS = STATE.field("hands", MAX_PLAYERS * MAX_HAND, "hands, MAX_HAND slots a seat, NO_CARD "
+                      "in empty slots")
 S_STOCK = STATE.field("stock", N_CARD_IDS, "face-down stock, top first (not the turned card)")
 S_N_FACEDOWN = STATE.field("n_facedown", 1, "face-down cards in the stock (drawable and "
                            "undrawn)")
@@ -173,7 +177,7 @@ KNOWN_OUT = 8          # not in play and known to be so (removed, or not in this
 ACTION_SWAP = 48
 ACTION_KEEP = 49
 N_ACTIONS = 50
-MAX_LEGAL = 8
+MAX_LEGAL = MAX_HAND
 """Room for the legal actions of any state (a hand, or swap / keep)."""
 
 # ---- events (int16): what happened, written by the engine when given a buffer --------------

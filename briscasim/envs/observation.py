@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine.core import at, legal_actions, signals, trick_winner_index
-from ..engine.layout import (HAND_SIZE, KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, MAX_LEGAL,
+from ..engine.core import at, hand_base, legal_actions, signals, trick_winner_index
+from ..engine.layout import (KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, MAX_LEGAL,
                              MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_SWAP, R_N_SIDES, R_OBJECTIVE,
-                             R_PLAYERS, R_SIDE, R_SIGNALS, S_HANDS, S_KNOWN, S_LEADER,
+                             R_HAND_SIZE, R_PLAYERS, R_SIDE, R_SIGNALS, S_KNOWN, S_LEADER,
                              S_PHASE, S_POINTS, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO,
                              S_TRICKS_WON, S_TRUMP, S_TURN, S_WINNER, DRAW, Block)
 
@@ -112,8 +112,8 @@ def encode(rules, state, seat, out):
     for c in range(N_CARD_IDS):
         k = np.int64(known[at(c)]) & 63
         out[at(O_OPPONENT_HOLDS + c)] = (opponents >> k) & 1
-    for i in range(HAND_SIZE):
-        c = state[at(S_HANDS + seat * HAND_SIZE + i)]
+    for i in range(rules[R_HAND_SIZE]):
+        c = state[at(hand_base(seat) + i)]
         if c != NO_CARD:
             out[at(O_HAND + c)] = 1
             out[at(O_UNSEEN + c)] = 0

@@ -36,10 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, legal_actions, shuffled_deck, start_deal, step
+from ..engine.core import at, hand_of, legal_actions, shuffled_deck, start_deal, step
 from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, N_ACTIONS, N_CARD_IDS, PHASE_OVER,
-                             PUBLIC_LEN, HAND_SIZE, R_PLAYERS, S_HANDS, S_PHASE, S_TURN,
-                             STATE_LEN)
+                             PUBLIC_LEN, R_PLAYERS, S_PHASE, S_TURN, STATE_LEN)
 from ..engine.rng import (STREAM_LEN, STREAMS_PER_DEAL, below, item_key, seat_stream,
                           start_stream, stream_key, substream_key)
 from ..errors import UserError
@@ -119,9 +118,9 @@ def _kernel(shape: int):
                 if not opponents or agent[at(turn)] != 0:
                     break
                 k = legal_actions(rules, state, legal[i])
-                hand = state[S_HANDS + turn * HAND_SIZE:S_HANDS + (turn + 1) * HAND_SIZE]
                 a = decide_view(kinds, params, entry_fns, search_fn, rules, state,
-                                state[:PUBLIC_LEN], hand, legal[i, :k], turn, turn,
+                                state[:PUBLIC_LEN], hand_of(rules, state, turn),
+                                legal[i, :k], turn, turn,
                                 streams[i, turn])
                 if step(rules, state, a, None) < 0:
                     return -2 - i

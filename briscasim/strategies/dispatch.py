@@ -18,9 +18,9 @@ kernel of every shape, whose inlined strategies are random, greedy and the swap 
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, legal_view, signals
-from ..engine.layout import (HAND_SIZE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP,
-                             PUBLIC_LEN, R_SIGNALS, S_HANDS, S_PHASE)
+from ..engine.core import at, hand_of, legal_view, signals
+from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP, PUBLIC_LEN,
+                             R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
@@ -96,7 +96,7 @@ def search_decide(rules, state, legal, seat, kind, sig, params, rng):
     if kind == KIND_OMNISCIENT:
         return omniscient_strategy(rules, state, legal, seat, params, rng)
     public = state[:PUBLIC_LEN]
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    hand = hand_of(rules, state, seat)
     if kind == KIND_ISMCTS:
         return ismcts_strategy(rules, public, hand, legal, seat, sig, params, rng)
     return pimc_strategy(rules, public, hand, legal, seat, sig, params, rng)
@@ -216,9 +216,9 @@ _decide_any = decider(EVERY_SHAPE)
 def decide(kinds, params, entry_fns, search_fn, rules, state, seat, entry, rng, legal):
     """The action of ``seat``'s strategy in ``state`` for a lineup of any shape (jitted; the
     arguments as :func:`decider`'s, ``legal`` scratch for ``MAX_LEGAL`` legal actions)."""
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    hand = hand_of(rules, state, seat)
     return _decide_any(kinds, params, entry_fns, search_fn, rules, state, state[:PUBLIC_LEN],
-                       hand, legal_view(rules, state, hand, legal), seat, entry, rng)
+                       hand, legal_view(rules, state, seat, hand, legal), seat, entry, rng)
 
 
 DECIDE_SIGNATURE = types.int64(types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions,

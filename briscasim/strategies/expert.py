@@ -26,7 +26,8 @@ it. Then
    the deal is solved exactly by a small minimax over the cards (:func:`endgame_value`):
    first to win the deal, then by the final point margin.
 
-With more than two players, or under ``objective = fewest``, it plays as ``greedy`` with the
+With more than two players, hands of other than three cards, or under ``objective =
+fewest``, it plays as ``greedy`` with the
 first six parameters, which mean what they mean for greedy (``trump_threshold``,
 ``high_trump_threshold``, ``trump_keep``, ``objective``, ``swap``, ``use_signals``). A swap
 offer (without a swap policy) is answered as greedy answers it. Deterministic: no randomness.
@@ -43,7 +44,7 @@ from ..engine.core import beats, card_face, card_points, card_strength, card_sui
 from ..engine.layout import KNOWN_FACE_UP, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD
 from . import view as V
 from .api import KIND_EXPERT
-from .greedy import DEFINITION as GREEDY, _fewest, greedy_strategy
+from .greedy import DEFINITION as GREEDY, _fewest, _in_hand, greedy_strategy
 from .params import Param, StrategyDef
 
 # slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
@@ -186,7 +187,7 @@ def endgame_value(rules, public, hand, seat, card):
 
     Usable from any strategy with the seat's view; ``card`` must be one of ``hand``. Returns
     NaN if the cards the opponent may hold are not exactly its hand (cards out of sight that
-    are not in play).
+    are not in play), or if the hands hold more than three cards.
     """
     trump = V.trump(public)
     opp = 1 - seat
@@ -194,14 +195,16 @@ def endgame_value(rules, public, hand, seat, card):
     k = 0
     for c in range(N_CARD_IDS):
         w = V.where(public, c)
-        if (w == KNOWN_UNSEEN and hand[0] != c and hand[1] != c and hand[2] != c) or w == opp:
+        if (w == KNOWN_UNSEEN and not _in_hand(hand, c)) or w == opp:
             if k == 3:
                 return np.nan
             theirs = (theirs & ~(255 << (8 * k))) | (c << (8 * k))
             k += 1
     mine = -1
     mk = 0
-    for i in range(3):
+    if hand.shape[0] > 3:
+        return np.nan
+    for i in range(hand.shape[0]):
         c = np.int64(hand[i])
         if c != NO_CARD and c != card:
             mine = (mine & ~(255 << (8 * mk))) | (c << (8 * mk))
@@ -292,7 +295,7 @@ def _play_two(rules, public, hand, legal, seat, params):
         w = V.where(public, c)
         may = (w == KNOWN_UNSEEN) | (w == opp) | (w == KNOWN_FACE_UP)
         mask |= np.int64(may) << c
-    for i in range(3):
+    for i in range(hand.shape[0]):
         c = np.int64(hand[i])
         mask &= ~(np.int64(c >= 0) << (c if c >= 0 else 0))
     possible = _popcount(mask)
@@ -326,6 +329,7 @@ def _play_two(rules, public, hand, legal, seat, params):
 @njit(cache=True, _nrt=False)
 def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The expert decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
-    if V.players(rules) != 2 or V.swap_offered(public) or _fewest(rules, params):
+    if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.swap_offered(public)
+            or _fewest(rules, params)):
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
     return _play_two(rules, public, hand, legal, seat, params)

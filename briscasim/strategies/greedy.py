@@ -27,7 +27,7 @@ from numba import njit
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_UNSEEN, NO_CARD,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
@@ -80,28 +80,51 @@ def _keep_cost(rules, card, trump, trump_keep):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _hand_of(legal):
-    """The legal cards as a fixed ``HAND_SIZE`` tuple, ``NO_CARD`` where there are fewer, so
-    that greedy's loops have a fixed trip count (compiled unrolled and branch-free): an empty
-    entry reads as a card in no suit that never wins and costs more than any (``EMPTY_*``)."""
+def _card_at(legal, i):
+    """``legal[i]``, or ``NO_CARD`` past the end of ``legal`` (selects, no branch)."""
     n = legal.shape[0]
-    second = np.int64(legal[at(1 if n > 1 else 0)])
-    third = np.int64(legal[at(2 if n > 2 else 0)])
-    return (np.int64(legal[0]), second if n > 1 else NO_CARD, third if n > 2 else NO_CARD)
+    c = np.int64(legal[at(i if i < n else 0)])
+    return c if i < n else NO_CARD
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _three(legal):
+    """The legal cards (at most three) as a fixed tuple, ``NO_CARD`` where there are fewer,
+    so that greedy's loops have a fixed trip count (compiled unrolled and branch-free): an
+    empty entry reads as a card in no suit that never wins and costs more than any
+    (``EMPTY_*``)."""
+    return (np.int64(legal[0]), _card_at(legal, 1), _card_at(legal, 2))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _eight(legal):
+    """The legal cards (at most eight: larger hands) as :func:`_three` gives three."""
+    return (np.int64(legal[0]), _card_at(legal, 1), _card_at(legal, 2), _card_at(legal, 3),
+            _card_at(legal, 4), _card_at(legal, 5), _card_at(legal, 6), _card_at(legal, 7))
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _cheapest(rules, cards, trump, trump_keep):
-    """The card of ``cards`` (:func:`_hand_of`) with the least keep cost (the first)."""
+    """The card of ``cards`` (:func:`_three`, :func:`_eight`) with the least keep cost (the
+    first)."""
     best = cards[0]
     best_cost = _keep_cost(rules, best, trump, trump_keep)
-    for i in range(1, HAND_SIZE):
+    for i in range(1, len(cards)):
         c = cards[i]
         cost = _keep_cost(rules, c, trump, trump_keep)
         take = cost < best_cost
         best = c if take else best
         best_cost = cost if take else best_cost
     return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _in_hand(hand, card):
+    """True if ``hand`` holds ``card``."""
+    for i in range(hand.shape[0]):
+        if hand[i] == card:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -125,7 +148,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
         for c in range(first, first + 12):
             where = V.where(public, c)
             if where == KNOWN_UNSEEN:
-                if hand[0] == c or hand[1] == c or hand[2] == c:
+                if _in_hand(hand, c):
                     continue        # the seat's own card
             elif 0 <= where < n:
                 k = where - seat
@@ -154,11 +177,8 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
             if top == NO_CARD or card_strength(rules, c) > card_strength(rules, top):
                 top = c
     face = card_face(rules, top) if top != NO_CARD else 12
-    if face >= 5:
-        return False   # no trump left, or the top one is never signalled
-    for i in range(HAND_SIZE):
-        if hand[i] == top:
-            return False
+    if face >= 5 or _in_hand(hand, top):
+        return False   # no trump left, the top one is never signalled, or it is the seat's
     shift = 0
     for k in range(1, n):
         p = seat_after(seat, k, n)
@@ -172,12 +192,13 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_most(rules, public, hand, legal, seat, signals, params):
+def _play_most(rules, public, hand, cards, seat, signals, params):
+    """The decision under ``objective = most`` among ``cards`` (:func:`_three` or
+    :func:`_eight` of the legal cards)."""
     n = V.players(rules)
     trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
     pos = V.trick_size(public)
-    cards = _hand_of(legal)
     if pos == 0:
         return _cheapest(rules, cards, trump, trump_keep)
     wi = trick_winner_index(rules, public)
@@ -203,7 +224,7 @@ def _play_most(rules, public, hand, legal, seat, signals, params):
     bank_key = -1000
     ruff = NO_CARD
     ruff_strength = 1000
-    for i in range(HAND_SIZE):
+    for i in range(len(cards)):
         c = cards[i]
         wins = beats(rules, c, best, trump)
         is_trump = card_suit(rules, c) == trump
@@ -219,8 +240,8 @@ def _play_most(rules, public, hand, legal, seat, signals, params):
         take = is_trump & wins & (not saved) & fight & (strength < ruff_strength)
         ruff = c if take else ruff
         ruff_strength = strength if take else ruff_strength
-    # 3. not worth fighting for: the card of least keep cost (all three are worked out and
-    # the first that applies is selected: which one applies is as random as the deal)
+    # 3. not worth fighting for: the card of least keep cost (all three candidates are worked
+    # out and the first that applies is selected: which one applies is as random as the deal)
     cheapest = _cheapest(rules, cards, trump, trump_keep)
     return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
 
@@ -295,4 +316,7 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
         return _play_fewest(rules, public, legal, seat)
     if params[P_USE_SIGNALS] == 0:
         signals = 0
-    return _play_most(rules, public, hand, legal, seat, signals, params)
+    # the loops of a hand of three have a trip count of three: larger hands take another copy
+    if legal.shape[0] <= 3:
+        return _play_most(rules, public, hand, _three(legal), seat, signals, params)
+    return _play_most(rules, public, hand, _eight(legal), seat, signals, params)

@@ -59,12 +59,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import legal_actions, signals
-from ..engine.layout import (DRAW, HAND_SIZE, KNOWN_UNSEEN, MAX_LEGAL, MAX_SIDES,
+from ..engine.core import hand_base, hand_of, legal_actions, signals
+from ..engine.layout import (DRAW, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_SIDES,
                              NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
                              R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
-                             R_SIGNALS, S_BLACK_HAND, S_HANDS, S_KNOWN, S_LEADER, S_PHASE,
+                             R_SIGNALS, S_BLACK_HAND, S_KNOWN, S_LEADER, S_PHASE,
                              S_POINTS, S_TRICK, S_TRICK_N, S_TURN, S_WINNER, STATE_LEN)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
@@ -203,7 +203,7 @@ def policy_move(rules, state, policy, epsilon, params, rng, legal):
     probability ``epsilon``. ``legal`` is scratch for the legal actions (jitted)."""
     seat = state[S_TURN]
     public = state[:PUBLIC_LEN]
-    hand = state[S_HANDS + seat * HAND_SIZE:S_HANDS + (seat + 1) * HAND_SIZE]
+    hand = hand_of(rules, state, seat)
     moves = legal[:legal_actions(rules, state, legal)]
     sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
     if policy == ROLLOUT_GREEDY and (epsilon == 0.0 or uniform(rng) >= epsilon):
@@ -240,8 +240,8 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal):
             continue
         copy_state(before, world)
         card = world[S_TRICK + p]
-        h = S_HANDS + s * HAND_SIZE
-        for i in range(HAND_SIZE):
+        h = hand_base(s)
+        for i in range(MAX_HAND):
             if before[h + i] == NO_CARD:
                 before[h + i] = card
                 break
@@ -471,9 +471,8 @@ def _bench(rules, states, seats, params, seed, rng):
         st = states[i]
         s = seats[i]
         sig = signals(rules, st, s) if rules[R_SIGNALS] != 0 else 0
-        _, it = run_search(rules, st[:PUBLIC_LEN], st[S_HANDS + s * HAND_SIZE:
-                                                     S_HANDS + (s + 1) * HAND_SIZE],
-                           s, sig, params, rng)
+        _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig, params,
+                           rng)
         total += it
     return total
 

@@ -26,7 +26,8 @@ likely (tests/test_sampling.py checks this by enumeration).
 import numpy as np
 from numba import njit
 
-from ..engine.layout import (HAND_SIZE, KNOWN_UNSEEN, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
+from ..engine.core import hand_base
+from ..engine.layout import (KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
                              PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
                              S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
                              S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
@@ -94,7 +95,7 @@ def hand_sizes(rules, public, hand, seat, out):
     trick_n = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
     leader = public[S_LEADER]
     k = 0
-    for i in range(HAND_SIZE):
+    for i in range(hand.shape[0]):
         if hand[i] != NO_CARD:
             k += 1
     full = k + (1 if (seat - leader) % n < trick_n else 0)
@@ -123,9 +124,9 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
     count = spec[W_COUNT:W_COUNT + MAX_PLAYERS]
     hand_sizes(rules, public, hand, seat, count)
     mine = 0
-    for i in range(HAND_SIZE):
+    for i in range(hand.shape[0]):
         c = hand[i]
-        base[S_HANDS + seat * HAND_SIZE + i] = c
+        base[hand_base(seat) + i] = c
         if c != NO_CARD:
             mine |= _ONE << c
     count[seat] = 0
@@ -158,8 +159,8 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         if b & SIG_VALID == 0:
             continue
         held = 0
-        for j in range(HAND_SIZE):
-            c = base[S_HANDS + p * HAND_SIZE + j]
+        for j in range(MAX_HAND):
+            c = base[hand_base(p) + j]
             if c != NO_CARD:
                 held |= _ONE << c
         forbidden = 0
@@ -209,8 +210,8 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _place(state, seat, card):
-    base = S_HANDS + seat * HAND_SIZE
-    for i in range(HAND_SIZE):
+    base = hand_base(seat)
+    for i in range(MAX_HAND):
         if state[base + i] == NO_CARD:
             state[base + i] = card
             return
@@ -219,8 +220,8 @@ def _place(state, seat, card):
 @njit(cache=True, _nrt=False, inline="always")
 def _free_slots(base, seat, k, spec, ns):
     """Record the first ``k`` empty slots of the seat's hand as slots to fill."""
-    h = S_HANDS + seat * HAND_SIZE
-    for i in range(HAND_SIZE):
+    h = hand_base(seat)
+    for i in range(MAX_HAND):
         if k > 0 and base[h + i] == NO_CARD:
             spec[W_SLOT + ns] = h + i
             ns += 1
@@ -311,7 +312,7 @@ def unique_world(spec):
         slot = spec[W_SLOT + i]
         if slot >= S_STOCK:
             return False
-        h = (slot - S_HANDS) // HAND_SIZE
+        h = (slot - S_HANDS) // MAX_HAND
         if holder >= 0 and h != holder:
             return False
         holder = h

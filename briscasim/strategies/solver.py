@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, step
-from ..engine.layout import (DRAW, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
+from ..engine.layout import (DRAW, MAX_LEGAL, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
                              PHASE_PLAY, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, S_PHASE,
                              S_POINTS, S_N_TRICKS, S_TRICK_N, S_TRICK_NO, S_TURN, S_WINNER,
                              STATE_LEN)
@@ -43,7 +43,7 @@ from .scratch import aligned, release, take, view
 
 WIN = 1000.0
 MAX_PLY = 112        # plies in a deal: at most 48 cards and a swap answer per trick
-LEGAL_STRIDE = 4     # legal actions per ply (3 cards, or swap / keep)
+LEGAL_STRIDE = MAX_LEGAL   # legal actions per ply (a hand, or swap / keep)
 NO_HORIZON = 1 << 30
 TT_BITS = 14
 TT_SIZE = 1 << TT_BITS

@@ -21,7 +21,7 @@ swapped, when, and how often it declined and never swapped.
 import numpy as np
 from numba import njit
 
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, HAND_SIZE, KNOWN_FACE_UP,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_FACE_UP,
                              KNOWN_PLAYED, R_SEVEN_FACES, R_SWAP_SEVEN,
                              R_SWAP_TIMING, REC_SWAP2_DECLINED, REC_SWAP2_SEAT,
                              REC_SWAP7_DECLINED, REC_SWAP7_SEAT, REC_SWAP7_TRICK,
@@ -60,7 +60,7 @@ def _accounted(rules, public, hand, seat, signals, card, sig_bit):
     where = V.where(public, card)
     if where == KNOWN_PLAYED or where == KNOWN_FACE_UP:
         return True
-    for i in range(HAND_SIZE):
+    for i in range(hand.shape[0]):
         if hand[i] == card:
             return True
     n = V.players(rules)
@@ -97,7 +97,7 @@ def swap_decision(kind, params, rules, public, hand, seat, signals, rng):
              and (rules[R_SEVEN_FACES] >> (face_up % 12)) & 1 != 0)
     if seven:
         seven = False
-        for i in range(HAND_SIZE):
+        for i in range(hand.shape[0]):
             if hand[i] == trump * 12 + _SEVEN:
                 seven = True
     if not seven and params[P_HOLD_TWO] == 0:

@@ -19,11 +19,12 @@ from numba import njit
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, OBJECTIVE_FEWEST,
-                             PHASE_SWAP, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, S_FACE_UP, S_KNOWN,
+                             PHASE_SWAP, R_HAND_SIZE, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE,
+                             S_FACE_UP, S_KNOWN,
                              S_LEADER, S_PHASE, S_POINTS, S_TO_DRAW, S_TRICK, S_TRICK_N,
                              S_TRICK_NO, S_N_TRICKS, S_TRUMP, S_TRICKS_WON)
 
-__all__ = ["players", "n_sides", "side_of", "seat_after", "fewest_wins", "card_points",
+__all__ = ["players", "hand_size", "n_sides", "side_of", "seat_after", "fewest_wins", "card_points",
            "card_strength", "card_suit", "card_face", "beats", "swap_offered", "trump",
            "face_up", "face_up_on_table", "to_draw", "trick_no", "tricks_in_deal",
            "trick_size", "trick_card", "trick_leader", "winning_index", "winning_card",
@@ -37,6 +38,12 @@ __all__ = ["players", "n_sides", "side_of", "seat_after", "fewest_wins", "card_p
 def players(rules):
     """Number of seats."""
     return rules[R_PLAYERS]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hand_size(rules):
+    """Cards in each hand after the deal (the length of the ``hand`` a strategy receives)."""
+    return rules[R_HAND_SIZE]
 
 
 @njit(cache=True, _nrt=False, inline="always")
