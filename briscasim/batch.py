@@ -89,7 +89,9 @@ def deal_player(shape: int):
                 start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot,
                                                                                s)))
         start_deal(rules, state, deck, None)
-        seat = state[S_TURN]
+        # int64 from the start, as step returns it: numba types the loop's calls once, not
+        # once for an int16 seat and again for an int64 one
+        seat = np.int64(state[S_TURN])
         while state[S_PHASE] != PHASE_OVER:
             entry = seat + rot
             if entry >= n:

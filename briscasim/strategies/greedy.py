@@ -319,4 +319,11 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
     # the loops of a hand of three have a trip count of three: larger hands take another copy
     if legal.shape[0] <= 3:
         return _play_most(rules, public, hand, _three(legal), seat, signals, params)
+    return _play_most_of_eight(rules, public, hand, legal, seat, signals, params)
+
+
+@njit(cache=True, _nrt=False)
+def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
+    """:func:`_play_most` among more than three legal cards (out of line: only games with
+    larger hands play it, and every kernel that inlines greedy shares this one copy)."""
     return _play_most(rules, public, hand, _eight(legal), seat, signals, params)
