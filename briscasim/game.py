@@ -77,10 +77,14 @@ class Outcome:
     black_hand: int | None   # seat that won by a black hand
     points: tuple[int, ...]  # per side
     out_of_play_points: int
+    target_seat: int | None = None   # seat whose captured points reached target_points
 
     def to_dict(self):
-        return {"winner": self.winner, "black_hand": self.black_hand,
-                "points": list(self.points), "out_of_play_points": self.out_of_play_points}
+        out = {"winner": self.winner, "black_hand": self.black_hand,
+               "points": list(self.points), "out_of_play_points": self.out_of_play_points}
+        if self.target_seat is not None:       # only deals that ended on target_points
+            out["target_seat"] = self.target_seat
+        return out
 
 
 @dataclass(frozen=True)
@@ -127,14 +131,15 @@ class Event(NamedTuple):
 
 
 EVENT_NAMES = ("dealt", "turned", "play", "trick", "draw", "swap", "decline", "black_hand",
-               "over")
+               "over", "target")
 _EVENT_FIELDS = {"dealt": ("card",), "turned": ("card", "trump"), "play": ("card", "place"),
                  "trick": ("points", "trick"), "draw": ("card", "face_up"),
                  "swap": ("given", "taken"), "decline": ("card",), "black_hand": (),
-                 "over": ("points_0", "points_1")}
+                 "over": ("points_0", "points_1"), "target": ("points", "trick")}
 _EVENT_CARDS = {"dealt": (True,), "turned": (True, False), "play": (True, False),
                 "trick": (False, False), "draw": (True, False), "swap": (True, True),
-                "decline": (True,), "black_hand": (), "over": (False, False)}
+                "decline": (True,), "black_hand": (), "over": (False, False),
+                "target": (False, False)}
 
 
 def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.ndarray:
@@ -358,8 +363,10 @@ class Deal:
             return None
         w = int(self.state[L.S_WINNER])
         b = int(self.state[L.S_BLACK_HAND])
+        t = int(self.state[L.S_TARGET_SEAT])
         return Outcome(None if w == L.DRAW else w, None if b < 0 else b, self.points,
-                       int(core.out_of_play_points(self._r, self.state)))
+                       int(core.out_of_play_points(self._r, self.state)),
+                       None if t < 0 else t)
 
     # ---- actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -454,7 +461,7 @@ class Deal:
             "rules": self.rules.name, "options": self.rules.options(),
             "deck": [C.card_code(c) for c in self.deck],
             "hands": [[C.card_code(c) for c in h] for h in self.initial_hands],
-            "turned": C.card_code(self.turned), "trump": C.SUIT_NAMES[self.trump],
+            "turned": C.card_code(self.turned) if self.turned != L.NO_CARD else None, "trump": C.suit_name(self.trump),
             "actions": [action_code(a) for a in self.actions],
             "tricks": [t.to_dict() for t in self.tricks],
             "swaps": [w.to_dict() for w in self.swaps],
@@ -467,7 +474,8 @@ class Deal:
         """A readable account of the deal so far, from its events."""
         r = self.rules
         lines = [f"rules: {r.name} ({r.players} players, {r.deck})",
-                 f"face-up card: {C.card_code(self.turned)} (trump {C.SUIT_NAMES[self.trump]})"]
+                 f"face-up card: {C.card_code(self.turned)} (trump {C.suit_name(self.trump)})"
+                 if self.turned != L.NO_CARD else "no face-up card, no trump"]
         for s, h in enumerate(self.initial_hands):
             lines.append(f"seat {s} (side {r.side_of[s]}) hand: {' '.join(map(C.card_code, h))}")
         trick, draws = [], []
@@ -500,6 +508,9 @@ class Deal:
             if out.black_hand is not None:
                 lines.append(f"black hand: seat {out.black_hand} wins for side {out.winner}"
                              f" ({pts})")
+            elif out.target_seat is not None:
+                lines.append(f"seat {out.target_seat} reaches {r.target_points} points and "
+                             f"wins for side {out.winner} ({pts})")
             else:
                 res = "draw" if out.winner is None else f"side {out.winner} wins"
                 lines.append(f"result: {res} ({pts}; out of play: "

@@ -31,6 +31,8 @@ TIMINGS = ("before_draw", "after_draw")
 OBJECTIVES = ("most", "fewest")
 TIES = ("draw", "last_trick")
 SIGNALS = ("none", "honest")
+TRUMPS = ("turned_card", "none")
+CLAIMS = ("auto",)
 MATCH_KINDS = ("deal", "deals", "rounds_to_win", "points")
 DECKS = tuple(C.DECK_FACES)
 
@@ -54,6 +56,12 @@ class Rules:
     face_up_reshuffle: bool = False
     jack_over_horse: bool = False
     signals: str = "none"
+    trump: str = "turned_card"
+    must_follow_suit: bool = False
+    open_hands: bool = False
+    stock_top_visible: bool = False
+    target_points: int | None = None
+    claim: str = "auto"
     match: str = "deal"
     max_deals: int = 1000
     name: str = field(default="custom", compare=False)
@@ -115,8 +123,9 @@ class Rules:
         choice("objective", self.objective, OBJECTIVES)
         choice("tie", self.tie, TIES)
         choice("signals", self.signals, SIGNALS)
-        for opt in ("swap_seven", "swap_two", "black_hand", "face_up_reshuffle",
-                    "jack_over_horse"):
+        choice("trump", self.trump, TRUMPS)
+        choice("claim", self.claim, CLAIMS)
+        for opt in _BOOL_OPTIONS:
             if not isinstance(getattr(self, opt), bool):
                 raise RulesError(f"rule option {opt} = {getattr(self, opt)!r} must be "
                                  "true or false")
@@ -129,6 +138,23 @@ class Rules:
         if self.signals != "none" and self.teams == "none":
             raise RulesError(f"rule option signals = {self.signals!r} needs partnerships; "
                              "set teams = 'pairs' or 'threes'")
+        if self.trump == "none":
+            for opt, value in (("swap_seven", self.swap_seven), ("swap_two", self.swap_two),
+                               ("face_up_reshuffle", self.face_up_reshuffle),
+                               ("black_hand", self.black_hand),
+                               ("signals", self.signals != "none" and self.signals),
+                               ("leftover", self.leftover == "face_up" and self.leftover)):
+                if value:
+                    raise RulesError(f"rule option {opt} = {_format_value(value)} does not "
+                                     "apply to trump = 'none' (no face-up card, no trump)")
+        if self.target_points is not None:
+            if (not isinstance(self.target_points, int) or isinstance(self.target_points, bool)
+                    or not 1 <= self.target_points <= 120):
+                raise RulesError(f"rule option target_points = {self.target_points!r} must be "
+                                 "a whole number from 1 to 120, or none")
+            if self.objective != "most":
+                raise RulesError(f"rule option target_points = {self.target_points} needs "
+                                 f"objective = 'most', not objective = {self.objective!r}")
         kind, target = _parse_match(self.match)
         from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
@@ -165,7 +191,7 @@ class Rules:
                     f"rule option removed_cards = {[C.card_code(c) for c in self.removed_ids]}"
                     f" leaves {in_play} cards, which do not divide among "
                     f"players = {self.players}")
-        if self.cards_in_play < self.hand_size * self.players + 1:
+        if self.cards_in_play < self.hand_size * self.players + (self.trump != "none"):
             raise RulesError(f"too few cards in play ({self.cards_in_play}) for "
                              f"players = {self.players} with hand_size = {self.hand_size}")
         del kind, target
@@ -274,6 +300,11 @@ class Rules:
         r[L.R_BLACK_HAND] = self.black_hand
         r[L.R_RESHUFFLE] = self.face_up_reshuffle
         r[L.R_SIGNALS] = self.signals != "none"
+        r[L.R_NO_TRUMP] = self.trump == "none"
+        r[L.R_FOLLOW_SUIT] = self.must_follow_suit
+        r[L.R_OPEN_HANDS] = self.open_hands
+        r[L.R_STOCK_TOP_VISIBLE] = self.stock_top_visible
+        r[L.R_TARGET_POINTS] = self.target_points or 0
         r[L.R_JACK_OVER_HORSE] = self.jack_over_horse
         r[L.R_SEVEN_FACES] = sum(1 << f for f in (C.ACE, C.THREE, C.KING, C.HORSE, C.JACK))
         faces = set(C.DECK_FACES[self.deck])
@@ -303,12 +334,14 @@ class Rules:
         """The deal state before any card is dealt (what engine.core.start_deal copies before
         dealing), packed four int16 to an int64 slot of the rules vector."""
         s = np.zeros(4 * L.START_STATE_SLOTS, np.int16)
-        s[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS] = L.KNOWN_OUT
+        s[L.S_KNOWN + L.NO_CARD:L.S_KNOWN + L.N_CARD_IDS] = L.KNOWN_OUT
         s[L.S_KNOWN + np.asarray(self.deck_ids)] = L.KNOWN_UNSEEN
         s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.MAX_HAND] = L.NO_CARD
         s[L.S_TRICK:L.S_TRICK + L.MAX_PLAYERS] = L.NO_CARD
-        # face-down cards after the deal and the turned card; the undrawn ones stay at the end
-        m = len(self.deck_ids) - self.players * self.hand_size - 1
+        # face-down cards after the deal and the turned card (if one is turned); the undrawn
+        # ones stay at the end
+        turns = self.trump != "none"
+        m = len(self.deck_ids) - self.players * self.hand_size - turns
         s[L.S_N_FACEDOWN] = m
         if self.effective_leftover == "face_up":
             # the face-up card and the last (undrawn - 1) face-down cards stay undrawn
@@ -317,13 +350,16 @@ class Rules:
             # hidden reading (or nothing left over): the last face-down cards stay unseen,
             # the face-up card is still drawn last
             s[L.S_FACEDOWN_TO_DRAW] = m - self.undrawn
-            s[L.S_TO_DRAW] = m - self.undrawn + 1
+            s[L.S_TO_DRAW] = m - self.undrawn + turns
         s[L.S_N_TRICKS] = self.cards_in_play // self.players
         s[L.S_PHASE] = L.PHASE_PLAY
         s[L.S_WINNER] = L.UNDECIDED
-        for f in (L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_SWAP7_SEAT, L.S_SWAP7_TRICK,
+        for f in (L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_TARGET_SEAT, L.S_SWAP7_SEAT, L.S_SWAP7_TRICK,
                   L.S_SWAP7_CARD, L.S_SWAP2_SEAT, L.S_SWAP2_TRICK, L.S_SWAP2_CARD):
             s[f] = -1
+        if not turns:
+            s[L.S_TRUMP] = L.NO_TRUMP
+            s[L.S_FACE_UP] = s[L.S_TURNED] = L.NO_CARD
         return s.view(np.int64)
 
     def to_array(self) -> np.ndarray:
@@ -336,8 +372,9 @@ class Rules:
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
-_BOOL_OPTIONS = {"swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse"}
-_INT_OPTIONS = {"players", "hand_size", "max_deals"}
+_BOOL_OPTIONS = ("swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse",
+                 "must_follow_suit", "open_hands", "stock_top_visible")
+_INT_OPTIONS = {"players", "hand_size", "max_deals", "target_points"}
 
 
 def _merge(options: dict, overrides: dict) -> dict:
@@ -392,6 +429,9 @@ def parse_option(name: str, value):
         if v in ("false", "no", "off", "0"):
             return False
         raise RulesError(f"rule option {name} = {value!r} must be true or false")
+    if (name in ("leftover", "target_points") and isinstance(value, str)
+            and value.strip().lower() in ("", "none", "null")):
+        return None
     if name in _INT_OPTIONS and isinstance(value, str):
         try:
             return int(value)
@@ -399,8 +439,6 @@ def parse_option(name: str, value):
             raise RulesError(f"rule option {name} = {value!r} must be a whole number") from None
     if name in _INT_OPTIONS and isinstance(value, bool):
         raise RulesError(f"rule option {name} = {value!r} must be a whole number")
-    if name == "leftover" and isinstance(value, str) and value.lower() in ("", "none", "null"):
-        return None
     if name == "removed_cards":
         if value is None:
             return None
@@ -449,4 +487,9 @@ PRESETS: dict[str, dict] = {
     "briscola-6": dict(players=6, deck="spanish36", teams="threes", **_BRISCOLA),
     "briscola-2-reshuffle": dict(players=2, face_up_reshuffle=True, **_BRISCOLA),
     "briscola-2-south": dict(players=2, jack_over_horse=True, **_BRISCOLA),
+    "briscola-2-scoperta": dict(players=2, open_hands=True, stock_top_visible=True, **_BRISCOLA),
+    "briscola-2-31": dict(players=2, target_points=31, **_BRISCOLA),
+    "briscolone-2": dict(players=2, hand_size=5, trump="none", match="points 151", **_BRISCOLA),
+    "briscolone-2-follow": dict(players=2, hand_size=5, trump="none", match="points 151",
+                                must_follow_suit=True, **_BRISCOLA),
 }

@@ -29,6 +29,7 @@ def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> lis
     filled in), turning ``face_up`` and starting the stock with ``stock`` and ending it with
     ``bottom`` (the last face-down cards, just above the face-up card).
 
+    With ``trump = none`` no card is turned (``face_up`` stays None).
     Filling cards are the weakest non-trump cards first, so that they start no swap or black
     hand by accident; the rest of the stock follows ``stock`` in that same order.
     """
@@ -49,10 +50,10 @@ def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> lis
         assert len(h) <= rules.hand_size
         while len(h) < rules.hand_size:
             h.append(rest.pop(0))
-    if turned is None:
-        turned = rest.pop(0)
     order = [hands[s][r] for r in range(rules.hand_size) for s in range(n)]
-    order += [turned] + ids(stock) + rest + ids(bottom)
+    if rules.trump != "none":         # without trump no card is turned
+        order.append(turned if turned is not None else rest.pop(0))
+    order += ids(stock) + rest + ids(bottom)
     return code_list(order)
 
 

@@ -25,7 +25,7 @@ from briscasim.strategies.registry import REGISTRY
 pytestmark = pytest.mark.slow     # every strategy, search ones included, in every preset
 
 HIDDEN_PRESETS = ("brisca-2", "brisca-3-hidden", "brisca-4-pairs-signals", "brisca-5-undrawn",
-                  "brisca-6-threes", "brisca-reves")
+                  "brisca-6-threes", "brisca-reves", "briscolone-2-follow", "briscola-2-31")
 
 
 def spec(name: str) -> str:
@@ -81,15 +81,18 @@ def _decide(r, arrays, state, seat, rng_word):
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("name", JITTED)
 def test_only_legal_actions_in_every_preset(name, preset):
-    rules = Rules.preset(preset)
+    rules = Rules.preset(preset, match="deal")
     n = rules.players
     others = ("greedy+hold", "random:swap_prob=0.5")
     mixed = [spec(name)] + [others[i % 2] for i in range(n - 1)]
     for lineup in (Lineup.build(rules, spec(name)), Lineup.build(rules, mixed)):
         out = play_chunk(rules, lineup, 17, 0, 3, rotations=n)
         pts = out[:, L.REC_POINTS:L.REC_POINTS + len(rules.sides)].sum(axis=1)
-        done = out[:, L.REC_BLACK_HAND] < 0
+        done = (out[:, L.REC_BLACK_HAND] < 0) & (out[:, L.REC_TARGET_SEAT] < 0)
         assert (pts[done] + out[done, L.REC_OUT_POINTS] == 120).all()
+        target = out[~done & (out[:, L.REC_BLACK_HAND] < 0)]
+        side_of = np.array(rules.side_of)
+        assert (target[:, L.REC_WINNER] == side_of[target[:, L.REC_TARGET_SEAT]]).all()
 
 
 @pytest.mark.parametrize("preset", HIDDEN_PRESETS)

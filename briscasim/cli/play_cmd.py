@@ -105,7 +105,7 @@ class Terminal:
         up = deal.face_up
         table = (f"face-up {named(up)}, " if up != L.NO_CARD and to_draw else "")
         self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
-                  f"{C.SUIT_NAMES[deal.trump]}; {table}{to_draw} cards to draw; points: "
+                  f"{C.suit_name(deal.trump)}; {table}{to_draw} cards to draw; points: "
                   f"{self.points_line(deal)}")
         trick = deal.current_trick
         if trick and deal.phase == "play":

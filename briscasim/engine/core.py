@@ -35,6 +35,10 @@ from .layout import (
     S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRICK_NO,
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
+from .layout import (  # the options of the named forms
+    EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
+    R_TARGET_POINTS, REC_TARGET_SEAT, S_SEAT_POINTS, S_TARGET_SEAT,
+)
 from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
@@ -204,6 +208,16 @@ def holds(state, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _suit_in_hand(rules, state, seat, suit):
+    """True if the seat's hand holds a card of ``suit`` (jitted)."""
+    base = hand_base(seat)
+    found = False
+    for i in range(MAX_HAND):
+        found |= card_suit(rules, state[at(base + i)]) == suit
+    return found
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _give(state, seat, card):
     """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
     base = hand_base(seat)
@@ -239,20 +253,29 @@ def start_deal(rules, state, deck, events=None):
     Copies the rules vector's ``R_START_STATE`` (all that does not depend on the cards, worked
     out once by :meth:`briscasim.rules.Rules.to_array`), deals ``hand_size`` cards to each seat
     one at a time from seat 0, turns the next card face up (with ``face_up_reshuffle``, an A or 3 goes
-    back into the middle of the stock), and checks for a black hand in dealing order.
+    back into the middle of the stock; with ``trump = none`` no card is turned: the start
+    state says there is no trump), and checks for a black hand in dealing order.
     """
     n = rules[R_PLAYERS]
     start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
     for i in range(STATE_LEN):
         state[i] = start[i]
     pos = 0
+    open_hands = rules[R_OPEN_HANDS] != 0
     for r in range(rules[R_HAND_SIZE]):
         for s in range(n):
             state[at(hand_base(s) + r)] = deck[at(pos)]
+            if open_hands:
+                state[at(S_KNOWN + deck[at(pos)])] = s
             emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
-    turned = deck[at(pos)]
     m = state[S_N_FACEDOWN]
+    if rules[R_NO_TRUMP] != 0:
+        for i in range(m):
+            state[at(S_STOCK + i)] = deck[at(pos + i)]
+        _show_stock_top(rules, state, 0, state[S_FACEDOWN_TO_DRAW])
+        return
+    turned = deck[at(pos)]
     for i in range(m):
         state[at(S_STOCK + i)] = deck[at(pos + 1 + i)]
     if rules[R_RESHUFFLE] != 0:
@@ -274,6 +297,7 @@ def start_deal(rules, state, deck, events=None):
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
+    _show_stock_top(rules, state, 0, state[S_FACEDOWN_TO_DRAW])
     for s in range(n):
         if _black_hand(rules, state, s):
             _end_by_black_hand(rules, state, s, events)
@@ -374,6 +398,11 @@ def _draw_round(rules, state, seat, events):
             state[at(S_KNOWN + card)] = seat
         to_draw -= 1
         _give(state, seat, card)
+        # the rules tests are the same all deal long: predictable
+        if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+            # the card was seen as it was drawn, or on top of the stock: public in its hand
+            state[at(S_KNOWN + card)] = seat
+            _show_stock_top(rules, state, drawn, facedown)
         emit(events, EVENT_DRAW, seat, card, face_up)
         if black_hand and _black_hand(rules, state, seat):
             state[S_DRAWN] = drawn
@@ -385,6 +414,14 @@ def _draw_round(rules, state, seat, events):
     state[S_DRAWN] = drawn
     state[S_TO_DRAW] = to_draw
     return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _show_stock_top(rules, state, drawn, facedown):
+    """With ``stock_top_visible``, show everyone the next face-down card to draw (``drawn``
+    drawn so far of the ``facedown`` that will be)."""
+    if rules[R_STOCK_TOP_VISIBLE] != 0 and drawn < facedown:
+        state[at(S_KNOWN + state[at(S_STOCK + drawn)])] = KNOWN_STOCK_TOP
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -452,6 +489,18 @@ def _finish_trick(rules, state, last, events):
     state[S_LEADER] = winner
     state[S_TURN] = winner
     emit(events, EVENT_TRICK, winner, pts, trick_no)
+    # the rules test is the same all deal long: predictable
+    if rules[R_TARGET_POINTS] != 0:
+        own = state[at(S_SEAT_POINTS + winner)] + pts
+        state[at(S_SEAT_POINTS + winner)] = own
+        if own >= rules[R_TARGET_POINTS]:
+            # before any swap offer, draw or normal end
+            state[S_TARGET_SEAT] = winner
+            state[S_WINNER] = side
+            state[S_PHASE] = PHASE_OVER
+            emit(events, EVENT_TARGET, winner, own, trick_no)
+            emit(events, EVENT_OVER, side, state[S_POINTS], state[S_POINTS + 1])
+            return winner
     if trick_no == state[S_N_TRICKS]:
         _finish_deal(rules, state, events)
         return winner
@@ -487,6 +536,11 @@ def step(rules, state, action, events=None):
             return -1
         n = rules[R_PLAYERS]
         played = state[S_TRICK_N]
+        # the rules test is the same all deal long: predictable
+        if rules[R_FOLLOW_SUIT] != 0 and played > 0:
+            led = card_suit(rules, state[S_TRICK])
+            if card_suit(rules, action) != led and _suit_in_hand(rules, state, seat, led):
+                return -1
         state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
@@ -537,7 +591,18 @@ def legal_actions(rules, state, out):
     if phase == PHASE_PLAY:
         # every card in hand may be played: the hand's cards in slot order, packed by
         # selects (which slots are empty is as random as the deal); out has room for more
-        base = hand_base(state[S_TURN])
+        seat = state[S_TURN]
+        base = hand_base(seat)
+        if rules[R_FOLLOW_SUIT] != 0 and state[S_TRICK_N] > 0:
+            led = card_suit(rules, state[S_TRICK])
+            if _suit_in_hand(rules, state, seat, led):
+                # only the cards of the suit led
+                k = 0
+                for i in range(MAX_HAND):
+                    c = state[at(base + i)]
+                    out[at(k)] = c
+                    k += card_suit(rules, c) == led
+                return k
         k = 0
         for i in range(MAX_HAND):
             c = state[at(base + i)]
@@ -557,9 +622,11 @@ def legal_view(rules, state, seat, hand, out):
     """The legal actions of ``seat``, the seat to act, as an array (jitted): ``hand`` itself
     (:func:`hand_of`), when every slot of it holds a card that may be played (most
     decisions: nothing is copied), otherwise :func:`legal_actions` written into ``out``
-    (int16, as the hand). Either way the same actions in the same order."""
+    (int16, as the hand). Either way the same actions in the same order; with
+    ``must_follow_suit`` a follower's legal cards are always listed in ``out``."""
     empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
-    if (state[S_PHASE] == PHASE_PLAY) & (empty == 0):
+    free = (rules[R_FOLLOW_SUIT] == 0) | (state[S_TRICK_N] == 0)
+    if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
     return out[:legal_actions(rules, state, out)]
 
@@ -611,6 +678,7 @@ def write_record(rules, state, out):
     out[REC_SWAP7_DECLINED] = state[S_SWAP7_DECLINED]
     out[REC_SWAP2_DECLINED] = state[S_SWAP2_DECLINED]
     out[REC_OUT_POINTS] = out_of_play_points(rules, state)
+    out[REC_TARGET_SEAT] = state[S_TARGET_SEAT]
     for s in range(6):
         out[REC_POINTS + s] = state[S_POINTS + s] if s < rules[R_N_SIDES] else 0
 

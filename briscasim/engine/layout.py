@@ -87,6 +87,14 @@ R_TIE = RULES.field("tie", 1, "TIE_*")
 R_BLACK_HAND = RULES.field("black_hand", 1, "a black hand wins the deal")
 R_RESHUFFLE = RULES.field("face_up_reshuffle", 1, "a turned A or 3 goes back into the stock")
 R_SIGNALS = RULES.field("signals", 1, "partners signal their high cards")
+R_NO_TRUMP = RULES.field("no_trump", 1, "no card is turned and no suit is trump")
+R_FOLLOW_SUIT = RULES.field("must_follow_suit", 1, "a follower holding the suit led must "
+                            "play it")
+R_OPEN_HANDS = RULES.field("open_hands", 1, "every card dealt or drawn is seen by all")
+R_STOCK_TOP_VISIBLE = RULES.field("stock_top_visible", 1, "the next face-down card to draw is "
+                                  "seen by all")
+R_TARGET_POINTS = RULES.field("target_points", 1, "a seat whose own captured points reach "
+                              "this wins the deal at once (0: no target)")
 R_JACK_OVER_HORSE = RULES.field("jack_over_horse", 1, "the jack ranks above the horse")
 R_SEVEN_FACES = RULES.field("seven_faces", 1, "bit mask of face-up faces a 7-swap may take")
 R_TWO_FACES = RULES.field("two_faces", 1, "bit mask of face-up faces a 2-swap may take")
@@ -124,7 +132,7 @@ S_LEADER = STATE.field("leader", 1, "seat that led (or will lead) the current tr
 S_TRICK_N = STATE.field("trick_n", 1, "cards played so far in the current trick")
 S_TRICK_NO = STATE.field("trick_no", 1, "tricks completed")
 S_N_TRICKS = STATE.field("n_tricks", 1, "tricks in the whole deal")
-S_TRUMP = STATE.field("trump", 1, "trump suit 0..3")
+S_TRUMP = STATE.field("trump", 1, "trump suit 0..3, or NO_TRUMP")
 S_FACE_UP = STATE.field("face_up", 1, "the face-up card (the current one after swaps)")
 S_TURNED = STATE.field("turned", 1, "the card first turned face up (after any reshuffle)")
 S_TO_DRAW = STATE.field("to_draw", 1, "cards still to be drawn from the stock")
@@ -144,7 +152,12 @@ S_POINTS = STATE.field("points", MAX_SIDES, "card points taken per side")
 S_TRICKS_WON = STATE.field("tricks_won", MAX_SIDES, "tricks taken per side")
 S_LAST_WON = STATE.field("last_won", MAX_SIDES, "per side, 1 + the latest trick it won "
                          "(0: none)")
-S_KNOWN = STATE.field("known", N_CARD_IDS, "public knowledge of each card: KNOWN_* or a seat")
+S_SEAT_POINTS = STATE.field("seat_points", MAX_PLAYERS, "card points taken per seat (kept "
+                            "only with target_points)")
+S_TARGET_SEAT = STATE.field("target_seat", 1, "seat whose captured points reached "
+                            "target_points, ending the deal, else -1")
+S_KNOWN = STATE.field("known", N_CARD_IDS, "public knowledge of each card: KNOWN_* or a seat "
+                      "(NO_CARD reads KNOWN_OUT)", before=1)
 PUBLIC_LEN = STATE.length
 # hidden part
 S_HANDS = STATE.field("hands", MAX_PLAYERS * MAX_HAND, "hands, MAX_HAND slots a seat, NO_CARD "
@@ -163,6 +176,9 @@ R_START_STATE = RULES.field("start_state", START_STATE_SLOTS, "the state of a de
 RULES_LEN = RULES.length
 
 PHASE_PLAY, PHASE_SWAP, PHASE_OVER = 0, 1, 2
+NO_TRUMP = 5
+"""``S_TRUMP`` under ``trump = none``: a suit no card has (nor an empty slot, ``EMPTY_SUIT``),
+so ``beats`` gives every trick to the highest card of the suit led."""
 UNDECIDED = -2
 DRAW = -1
 
@@ -171,6 +187,8 @@ KNOWN_UNSEEN = -1      # in some hand, the face-down stock, or an unseen undrawn
 KNOWN_PLAYED = 6       # played (in a finished trick or the current one)
 KNOWN_FACE_UP = 7      # the face-up card on the table
 KNOWN_OUT = 8          # not in play and known to be so (removed, or not in this deck)
+KNOWN_STOCK_TOP = 9    # the top face-down card of the stock, the next one drawn, shown to all
+#                        (stock_top_visible)
 
 # ---- actions -------------------------------------------------------------------------------
 # 0..47: play that card. During a swap offer: SWAP or KEEP.
@@ -198,6 +216,8 @@ EVENT_DECLINE = 6      # a swap offer declined: (the trump 7 or 2 that could swa
 EVENT_BLACK_HAND = 7   # a black hand shown: (-, -)
 EVENT_OVER = 8         # the deal is over; seat: winning side or DRAW: (points of side 0,
 #                        points of side 1); every side's points are in the state
+EVENT_TARGET = 9       # a seat's captured points reached target_points: (its points, trick
+#                        number, 1-based); the deal ends at once
 MAX_EVENTS = 256
 """Rows of an event buffer: row 0 holds the count of events (``[0, 0]``), rows 1.. the events;
 a deal writes fewer than 200."""
@@ -229,8 +249,10 @@ REC_SWAP7_DECLINED = RECORD.field("swap7_declined", 1, "7-swap offers declined")
 REC_SWAP2_DECLINED = RECORD.field("swap2_declined", 1, "2-swap offers declined")
 REC_OUT_POINTS = RECORD.field("out_points", 1, "card points that never came into play")
 REC_POINTS = RECORD.field("points", MAX_SIDES, "points per side")
+REC_TARGET_SEAT = RECORD.field("target_seat", 1, "seat whose captured points reached "
+                               "target_points, ending the deal; or -1")
 RECORD_LEN = RECORD.length
 
-for _block, _length in ((RULES, RULES_LEN), (STATE, STATE_LEN), (EVENT, 4), (RECORD, 20)):
+for _block, _length in ((RULES, RULES_LEN), (STATE, STATE_LEN), (EVENT, 4), (RECORD, 21)):
     _block.check(_length)
 assert PUBLIC_LEN == S_HANDS and 4 * START_STATE_SLOTS >= STATE_LEN

@@ -275,6 +275,6 @@ class BriscaObserver:
         up = C.card_code(deal.face_up) if view.public[L.S_TO_DRAW] else "-"
         return (f"seat {player}: hand {' '.join(map(C.card_code, sorted(view.hand_cards)))}; "
                 f"trick {' '.join(map(C.card_code, deal.current_trick)) or '-'}; face-up {up}; "
-                f"trump {C.SUIT_NAMES[deal.trump]}; to draw {int(view.public[L.S_TO_DRAW])}; "
+                f"trump {C.suit_name(deal.trump)}; to draw {int(view.public[L.S_TO_DRAW])}; "
                 f"points {' '.join(map(str, deal.points))}; known {known or '-'}; "
                 f"swap offer {'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}")

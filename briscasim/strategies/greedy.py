@@ -27,7 +27,7 @@ from numba import njit
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
@@ -141,9 +141,9 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
             opponent_after = True
     if not opponent_after:
         return False
-    # only a card of the winning card's suit or a trump can beat it
+    # only a card of the winning card's suit or a trump (if there is one) can beat it
     suit = card_suit(rules, winner_card)
-    for j in range(1 if suit == trump else 2):
+    for j in range(1 if (suit == trump) | (trump == NO_TRUMP) else 2):
         first = 12 * (suit if j == 0 else trump)
         for c in range(first, first + 12):
             where = V.where(public, c)

@@ -7,7 +7,8 @@ at random over every world consistent with it. What the view pins down:
 - the seat's own hand, every card played, the face-up card, the trick and the scores
   (copied from the public state);
 - cards publicly known to be in a hand (``public[S_KNOWN + card]`` is a seat number: the
-  face-up card once drawn, a card taken by a swap) go to that hand;
+  face-up card once drawn, a card taken by a swap, every card under ``open_hands``) go to
+  that hand, and a top of the stock shown to all (``KNOWN_STOCK_TOP``) stays on top;
 - the number of cards in each hand (equal at the start of a trick, one fewer for the seats
   that have played to the current trick) and in the face-down stock (from the rules and the
   public draw counters);
@@ -27,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import hand_base
-from ..engine.layout import (KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
+from ..engine.layout import (KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
                              PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
                              S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
                              S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
@@ -131,6 +132,7 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
             mine |= _ONE << c
     count[seat] = 0
     pool = 0
+    top = 0     # 1 when the top of the stock is shown (stock_top_visible): it stays there
     for c in range(N_CARD_IDS):
         k = public[S_KNOWN + c]
         if 0 <= k < n and k != seat:
@@ -138,6 +140,9 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
             count[k] -= 1
         elif k == KNOWN_UNSEEN and (mine >> c) & 1 == 0:
             pool |= _ONE << c
+        elif k == KNOWN_STOCK_TOP:
+            base[S_STOCK + public[S_DRAWN]] = c
+            top = 1
     trump = public[S_TRUMP]
     trumps = ((_ONE << 12) - 1) << (12 * trump)
     briscas = 0
@@ -202,7 +207,7 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         count[p] = 0
     for s in range(n):
         ns = _free_slots(base, s, count[s], spec, ns)
-    for i in range(base[S_DRAWN], base[S_N_FACEDOWN]):
+    for i in range(base[S_DRAWN] + top, base[S_N_FACEDOWN]):
         spec[W_SLOT + ns] = S_STOCK + i
         ns += 1
     spec[W_N_SLOTS] = ns
