@@ -30,7 +30,7 @@ LEFTOVERS = ("remove", "face_up", "hidden")
 TIMINGS = ("before_draw", "after_draw")
 OBJECTIVES = ("most", "fewest")
 TIES = ("draw", "last_trick")
-SIGNALS = ("none", "honest")
+SIGNALS = ("none", "honest", "rais")
 TRUMPS = ("turned_card", "none")
 CLAIMS = ("auto",)
 MATCH_KINDS = ("deal", "deals", "rounds_to_win", "points")
@@ -56,6 +56,7 @@ class Rules:
     face_up_reshuffle: bool = False
     jack_over_horse: bool = False
     signals: str = "none"
+    rais_seats: tuple[int, ...] = (0, 1)
     trump: str = "turned_card"
     must_follow_suit: bool = False
     open_hands: bool = False
@@ -99,6 +100,7 @@ class Rules:
         d.pop("name")
         if d["removed_cards"] is not None:
             d["removed_cards"] = list(d["removed_cards"])
+        d["rais_seats"] = list(d["rais_seats"])
         return d
 
     # ---- validation --------------------------------------------------------------------
@@ -155,6 +157,7 @@ class Rules:
             if self.objective != "most":
                 raise RulesError(f"rule option target_points = {self.target_points} needs "
                                  f"objective = 'most', not objective = {self.objective!r}")
+        self._check_rais()
         kind, target = _parse_match(self.match)
         from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
@@ -195,6 +198,24 @@ class Rules:
             raise RulesError(f"too few cards in play ({self.cards_in_play}) for "
                              f"players = {self.players} with hand_size = {self.hand_size}")
         del kind, target
+
+    def _check_rais(self) -> None:
+        """``rais_seats``: one captain per side, and only under ``signals = rais``."""
+        seats = self.rais_seats
+        text = f"rule option rais_seats = {list(seats) if isinstance(seats, tuple) else seats!r}"
+        if (not isinstance(seats, tuple)
+                or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats)):
+            raise RulesError(f"{text} must be a list of seats, one captain per side")
+        if self.signals != "rais":
+            if seats != (0, 1):
+                raise RulesError(f"{text} applies only to signals = 'rais', not signals = "
+                                 f"{self.signals!r}")
+            return
+        sides = self.sides
+        if (len(seats) != len(sides) or not all(0 <= s < self.players for s in seats)
+                or sorted(self.side_of[s] for s in seats) != list(range(len(sides)))):
+            raise RulesError(f"{text} must name one captain per side: "
+                             + ", ".join(f"one of {side}" for side in sides))
 
     @property
     def _remove_by_default(self) -> bool:
@@ -299,7 +320,11 @@ class Rules:
         r[L.R_TIE] = TIES.index(self.tie)
         r[L.R_BLACK_HAND] = self.black_hand
         r[L.R_RESHUFFLE] = self.face_up_reshuffle
-        r[L.R_SIGNALS] = self.signals != "none"
+        r[L.R_SIGNALS] = SIGNALS.index(self.signals)
+        r[L.R_RAIS:L.R_RAIS + L.MAX_SIDES] = -1
+        if self.signals == "rais":
+            for s in self.rais_seats:
+                r[L.R_RAIS + self.side_of[s]] = s
         r[L.R_NO_TRUMP] = self.trump == "none"
         r[L.R_FOLLOW_SUIT] = self.must_follow_suit
         r[L.R_OPEN_HANDS] = self.open_hands
@@ -439,6 +464,15 @@ def parse_option(name: str, value):
             raise RulesError(f"rule option {name} = {value!r} must be a whole number") from None
     if name in _INT_OPTIONS and isinstance(value, bool):
         raise RulesError(f"rule option {name} = {value!r} must be a whole number")
+    if name == "rais_seats":
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+            try:
+                value = [int(v) for v in value]
+            except ValueError:
+                raise RulesError(f"rule option rais_seats = {value!r} must be a list of "
+                                 "seats") from None
+        return tuple(value) if isinstance(value, (list, tuple)) else value
     if name == "removed_cards":
         if value is None:
             return None
@@ -488,6 +522,8 @@ PRESETS: dict[str, dict] = {
     "briscola-2-reshuffle": dict(players=2, face_up_reshuffle=True, **_BRISCOLA),
     "briscola-2-south": dict(players=2, jack_over_horse=True, **_BRISCOLA),
     "briscola-2-scoperta": dict(players=2, open_hands=True, stock_top_visible=True, **_BRISCOLA),
+    "schembil": dict(players=6, deck="spanish36", teams="threes", signals="rais",
+                     rais_seats=(0, 1), match="rounds_to_win 3", **_BRISCOLA),
     "briscola-2-31": dict(players=2, target_points=31, **_BRISCOLA),
     "briscolone-2": dict(players=2, hand_size=5, trump="none", match="points 151", **_BRISCOLA),
     "briscolone-2-follow": dict(players=2, hand_size=5, trump="none", match="points 151",

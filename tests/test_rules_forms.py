@@ -330,3 +330,134 @@ def test_open_hands_and_the_stock_top_apply_to_any_player_count(preset):
     assert sum(deal.points) + deal.outcome.out_of_play_points == 120
     k = deal.state[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS]
     assert ((k == L.KNOWN_PLAYED) | (k == L.KNOWN_OUT) | (k == L.KNOWN_UNSEEN)).all()
+
+
+# ---- Schembil: signals = rais, rais_seats, first team to 3 deals ---------------------------
+
+SCHEMBIL = Rules.preset("schembil")
+
+
+def rais_reading(deal, seat) -> int:
+    """docs/rules.md (Schembil) read directly: what the captain ``seat`` learns now."""
+    r = deal.rules
+    n, side = r.players, r.side_of[seat]
+    if r.rais_seats[side] != seat or not deal.tricks:
+        return 0
+    strength, points = C.face_tables(r.jack_over_horse)
+    trump = deal.trump
+    trick = deal.current_trick
+    leader = int(deal.state[L.S_LEADER])
+
+    def key(c):            # who takes the trick: the highest trump, else the highest of the led
+        return (c // 12 == trump, c // 12 == trick[0] // 12, strength[c % 12])
+    best = max(trick, key=key) if trick else None
+    out, shift = 0, 0
+    partners = [(seat + i) % n for i in range(1, n) if r.side_of[(seat + i) % n] == side]
+    for p in partners:
+        open_trick = bool(trick) and (p - leader) % n >= len(trick)
+        b = L.SIG_VALID | (L.RAIS_WINNER_KNOWN if open_trick else 0)
+        for c in deal.hand(p):
+            face = C.FACES[c % 12]
+            if c // 12 == trump:
+                b |= L.RAIS_LOW_TRUMP if face in "2456" else 0
+                b |= L.RAIS_DRESSED_TRUMP if face in "RCS" else 0
+            else:
+                b |= L.RAIS_WORTHLESS if points[c % 12] == 0 else 0
+                b |= L.RAIS_CARICO if face in "A3" else 0
+                if open_trick and key(c) > key(best):
+                    b |= L.RAIS_WINNER
+        out |= b << shift
+        shift += 8
+    if deal.state[L.S_TO_DRAW] == 0:
+        for c in deal.hand(partners[0]):
+            out |= 1 << (L.RAIS_HAND_SHIFT + c)
+    return out
+
+
+def test_schembil_is_briscola_6_with_captains_and_a_match_to_three_deals():
+    r = SCHEMBIL
+    assert r == Rules.preset("briscola-6", signals="rais", match="rounds_to_win 3")
+    assert (r.rais_seats, r.sides) == ((0, 1), [[0, 2, 4], [1, 3, 5]])
+    assert (r.match_kind, r.match_target) == ("rounds_to_win", 3)
+
+
+def test_the_captain_learns_of_his_partners_hands_from_the_end_of_the_first_trick():
+    deal = new_deal(SCHEMBIL, hands=["4c 5c 6c", "4b 5b 6b", "Ac 5o Ro", "4e 5e 6e",
+                                     "7c 7o Ab", "Se Ce 7e"], face_up="4o",
+                    stock="6o Ae 3e 3b Rb Sb")
+    assert all(deal.view(s).signals == 0 for s in range(6))        # nothing before trick 1
+    play_trick(deal, "4c", "4b", "5o", "4e", "7c", "Se")            # seat 2 trumps it
+    # seat 2 draws 6o first, then seat 3 Ae, 4 3e, 5 3b, 0 Rb, 1 Sb: seat 2 holds Ac Ro 6o
+    sig = deal.view(0).signals
+    assert sig & 255 == L.SIG_VALID | L.RAIS_CARICO | L.RAIS_LOW_TRUMP | L.RAIS_DRESSED_TRUMP
+    assert (sig >> 8) & 255 == L.SIG_VALID | L.RAIS_CARICO       # 7o, Ab, Ae: no group for 7o
+    assert sig >> 16 == 0                                           # draws remain
+    assert all(deal.view(s).signals == 0 for s in (2, 3, 4, 5))
+    assert deal.view(1).signals != 0                                # the other captain
+    assert sig == rais_reading(deal, 0)
+
+
+def test_the_captain_learns_which_partner_can_win_the_trick_as_it_stands():
+    deal = new_deal(SCHEMBIL, hands=["4c 5c 6c", "4b 5b 6b", "Ac 5o Ro", "4e 5e 6e",
+                                     "7c 7o Ab", "Se Ce 7e"], face_up="4o",
+                    stock="6o Ae 3e 3b Rb Sb")
+    play_trick(deal, "4c", "4b", "5o", "4e", "7c", "Se")
+    assert deal.turn == 2
+    deal.play("Ac")                                                 # seat 2 leads Ac
+    sig = deal.view(0).signals                                      # seat 4 still to play
+    assert sig & L.RAIS_WINNER_KNOWN == 0 and (sig >> 8) & L.RAIS_WINNER_KNOWN
+    assert (sig >> 8) & L.RAIS_WINNER == 0                          # 7o Ab 3e cannot take Ac
+    assert sig == rais_reading(deal, 0)
+    for _ in range(3):                                              # seats 3, 4, 5
+        deal.play(deal.legal_actions()[0])
+    assert deal.turn == 0
+    sig = deal.view(0).signals
+    assert sig & L.RAIS_WINNER_KNOWN == 0                           # seat 2 has played
+    assert (sig >> 8) & L.RAIS_WINNER_KNOWN == 0                    # so has seat 4
+    assert sig == rais_reading(deal, 0)
+
+
+def test_rais_information_follows_the_rules_in_played_deals():
+    policy = random_policy(random.Random(7))
+    shown = winner_known = 0
+    for i in range(6):
+        deal = Deal.from_seed(SCHEMBIL, 11, i)
+        while not deal.over:
+            for s in range(6):
+                got = deal.view(s).signals
+                assert got == rais_reading(deal, s)
+                shown += (got >> L.RAIS_HAND_SHIFT) != 0
+                winner_known += (got & L.RAIS_WINNER_KNOWN) != 0
+            deal.play(policy(deal))
+    assert shown and winner_known
+
+
+def test_once_no_draw_is_left_the_captain_sees_the_next_team_mates_hand():
+    deal = Deal.from_seed(SCHEMBIL, 4)
+    policy = random_policy(random.Random(2))
+    while deal.state[L.S_TO_DRAW] > 0:
+        deal.play(policy(deal))
+    mask = deal.view(0).signals >> L.RAIS_HAND_SHIFT
+    assert sorted(c for c in range(48) if mask >> c & 1) == sorted(deal.hand(2))
+    assert deal.view(2).signals == deal.view(4).signals == 0      # partners learn nothing
+
+
+@pytest.mark.parametrize("options, match", [
+    (dict(teams="none"), "signals = 'rais' needs partnerships"),
+    (dict(rais_seats=[0, 2]), "one captain per side"),
+    (dict(rais_seats=[0, 1, 3]), "one captain per side"),
+    (dict(rais_seats=[0, 7]), "one captain per side"),
+    (dict(signals="none"), None),
+    (dict(signals="honest", rais_seats=[2, 3]), "applies only to signals = 'rais'")])
+def test_rais_options_are_checked(options, match):
+    if match is None:
+        assert Rules.preset("schembil", **options).signals == "none"
+        return
+    with pytest.raises(RulesError, match=match):
+        Rules.preset("schembil", **options)
+
+
+def test_rais_needs_a_trump_suit_and_rais_seats_parse_from_text():
+    with pytest.raises(RulesError, match="signals = rais does not apply to trump = 'none'"):
+        Rules.preset("schembil", trump="none")
+    assert Rules.preset("schembil", rais_seats="2,3").rais_seats == (2, 3)

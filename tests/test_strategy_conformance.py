@@ -25,7 +25,8 @@ from briscasim.strategies.registry import REGISTRY
 pytestmark = pytest.mark.slow     # every strategy, search ones included, in every preset
 
 HIDDEN_PRESETS = ("brisca-2", "brisca-3-hidden", "brisca-4-pairs-signals", "brisca-5-undrawn",
-                  "brisca-6-threes", "brisca-reves", "briscolone-2-follow", "briscola-2-31")
+                  "brisca-6-threes", "brisca-reves", "briscolone-2-follow", "briscola-2-31",
+                  "briscola-2-scoperta", "schembil")
 
 
 def spec(name: str) -> str:
@@ -59,7 +60,8 @@ def _positions(rules, seed, count, rng):
 
 def _hidden_slots(r, state, seat):
     """Places of the cards ``seat`` cannot see: unknown cards in other seats' hands (not
-    its partners' when signals are on) and the face-down stock still undrawn."""
+    its partners' when signals are on) and the face-down stock still undrawn (not its top
+    when it is shown)."""
     n = r[L.R_PLAYERS]
     slots = []
     for q in range(n):
@@ -70,7 +72,8 @@ def _hidden_slots(r, state, seat):
             c = state[i]
             if c != L.NO_CARD and state[L.S_KNOWN + c] == L.KNOWN_UNSEEN:
                 slots.append(i)
-    slots.extend(range(L.S_STOCK + state[L.S_DRAWN], L.S_STOCK + state[L.S_N_FACEDOWN]))
+    slots.extend(i for i in range(L.S_STOCK + state[L.S_DRAWN], L.S_STOCK + state[L.S_N_FACEDOWN])
+                 if state[L.S_KNOWN + state[i]] == L.KNOWN_UNSEEN)     # not a stock top shown
     return np.array(slots, np.int64)
 
 

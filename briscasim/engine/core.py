@@ -37,11 +37,14 @@ from .layout import (
 )
 from .layout import (  # the options of the named forms
     EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
-    R_TARGET_POINTS, REC_TARGET_SEAT, S_SEAT_POINTS, S_TARGET_SEAT,
+    R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
+    RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
+    SIGNALS_RAIS, SIG_VALID, S_SEAT_POINTS, S_TARGET_SEAT,
 )
 from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
+_JACK, _SIX, _FOUR = 4, 8, 10
 
 
 # ---- events --------------------------------------------------------------------------------
@@ -634,7 +637,10 @@ def legal_view(rules, state, seat, hand, out):
 @njit(cache=True, _nrt=False, inline="always")
 def signals(rules, state, seat):
     """The partner signals ``seat`` receives (docs/rules.md), one byte per partner in
-    seat order after ``seat``; 0 when signals are off or the seat has no partner (jitted)."""
+    seat order after ``seat``; 0 when signals are off or the seat has no partner; under
+    ``signals = rais``, :func:`rais_signals` (jitted)."""
+    if rules[R_SIGNALS] == SIGNALS_RAIS:
+        return rais_signals(rules, state, seat)
     out = np.int64(0)
     n = rules[R_PLAYERS]
     side = rules[R_SIDE + seat]
@@ -658,6 +664,58 @@ def signals(rules, state, seat):
         b |= np.int64(not any_trump) << 6                           # no trump
         out |= np.int64(b) << shift
         shift += 8
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def rais_signals(rules, state, seat):
+    """What a captain learns of his partners' hands under ``signals = rais`` (docs/rules.md,
+    Schembil): from the end of the first trick a byte of ``RAIS_*`` bits per partner, in
+    seat order after him, and once no draw is left the cards of the next team-mate's hand
+    from bit ``RAIS_HAND_SHIFT``; 0 for a seat that is not its side's captain (jitted)."""
+    side = rules[R_SIDE + seat]
+    if rules[R_RAIS + side] != seat or state[S_TRICK_NO] == 0:
+        return np.int64(0)
+    n = rules[R_PLAYERS]
+    trump = state[S_TRUMP]
+    trick_n = state[S_TRICK_N]
+    best = state[S_TRICK + _winning(rules, state, trick_n)[0]] if trick_n > 0 else NO_CARD
+    out = np.int64(0)
+    shift = 0
+    mate = -1
+    for i in range(1, n):
+        p = seat_after(seat, i, n)
+        if rules[R_SIDE + p] != side:
+            continue
+        mate = p if mate < 0 else mate
+        place = p - state[S_LEADER]
+        place += n if place < 0 else 0
+        open_trick = (trick_n > 0) & (place >= trick_n)     # a card to beat, p still to play
+        b = SIG_VALID | (RAIS_WINNER_KNOWN if open_trick else 0)
+        for j in range(MAX_HAND):
+            c = state[hand_base(p) + j]
+            if c == NO_CARD:
+                continue
+            f = card_face(rules, c)
+            if card_suit(rules, c) == trump:
+                if f == _TWO or (_SIX <= f <= _FOUR):
+                    b |= RAIS_LOW_TRUMP
+                elif _KING <= f <= _JACK:
+                    b |= RAIS_DRESSED_TRUMP
+            else:
+                if card_points(rules, c) == 0:
+                    b |= RAIS_WORTHLESS
+                if f == _ACE or f == _THREE:
+                    b |= RAIS_CARICO
+                if open_trick and beats(rules, c, best, trump):
+                    b |= RAIS_WINNER
+        out |= np.int64(b) << shift
+        shift += 8
+    if state[S_TO_DRAW] == 0 and mate >= 0:
+        for j in range(MAX_HAND):
+            c = state[hand_base(mate) + j]
+            if c != NO_CARD:
+                out |= np.int64(1) << (RAIS_HAND_SHIFT + c)
     return out
 
 

@@ -86,13 +86,15 @@ R_OBJECTIVE = RULES.field("objective", 1, "OBJECTIVE_*")
 R_TIE = RULES.field("tie", 1, "TIE_*")
 R_BLACK_HAND = RULES.field("black_hand", 1, "a black hand wins the deal")
 R_RESHUFFLE = RULES.field("face_up_reshuffle", 1, "a turned A or 3 goes back into the stock")
-R_SIGNALS = RULES.field("signals", 1, "partners signal their high cards")
+R_SIGNALS = RULES.field("signals", 1, "SIGNALS_*: partners signal their high cards, or the "
+                        "captains learn of their partners' hands")
 R_NO_TRUMP = RULES.field("no_trump", 1, "no card is turned and no suit is trump")
 R_FOLLOW_SUIT = RULES.field("must_follow_suit", 1, "a follower holding the suit led must "
                             "play it")
 R_OPEN_HANDS = RULES.field("open_hands", 1, "every card dealt or drawn is seen by all")
 R_STOCK_TOP_VISIBLE = RULES.field("stock_top_visible", 1, "the next face-down card to draw is "
                                   "seen by all")
+R_RAIS = RULES.field("rais", MAX_SIDES, "captain of each side under signals = rais (-1: none)")
 R_TARGET_POINTS = RULES.field("target_points", 1, "a seat whose own captured points reach "
                               "this wins the deal at once (0: no target)")
 R_JACK_OVER_HORSE = RULES.field("jack_over_horse", 1, "the jack ranks above the horse")
@@ -122,6 +124,7 @@ TIMING_BEFORE_DRAW, TIMING_AFTER_DRAW = 0, 1
 OBJECTIVE_MOST, OBJECTIVE_FEWEST = 0, 1
 TIE_DRAW, TIE_LAST_TRICK = 0, 1
 MATCH_SINGLE, MATCH_DEALS, MATCH_ROUNDS, MATCH_POINTS = 0, 1, 2, 3
+SIGNALS_NONE, SIGNALS_HONEST, SIGNALS_RAIS = 0, 1, 2
 
 # ---- deal state (int16) --------------------------------------------------------------------
 STATE = Block("deal state", "int16")
@@ -231,6 +234,17 @@ SIG_TRUMP_JACK = 16
 SIG_BRISCA = 32        # holds a non-trump A or 3
 SIG_NO_TRUMP = 64      # holds no trump at all
 SIG_VALID = 128        # set on every partner byte, so "no signal" (0) is distinguishable
+
+# ---- the captain's information under signals = rais (docs/rules.md, Schembil): a byte per
+# partner in seat order after the captain, then from bit RAIS_HAND_SHIFT the cards (a bit per
+# card id) of the next team-mate's hand once no draw is left; 0 for every other seat
+RAIS_WORTHLESS = 1     # holds a non-trump card worth no points
+RAIS_LOW_TRUMP = 2     # holds the trump 2, 4, 5 or 6
+RAIS_DRESSED_TRUMP = 4  # holds the trump R, C or S
+RAIS_CARICO = 8        # holds a non-trump A or 3
+RAIS_WINNER = 16       # holds a non-trump card that would win the trick as it stands
+RAIS_WINNER_KNOWN = 32  # RAIS_WINNER is given (a card is on the table, the partner to play)
+RAIS_HAND_SHIFT = 16
 
 # ---- per-deal record (int32), written by engine.core.write_record --------------------------
 RECORD = Block("deal record", "int32")

@@ -28,6 +28,7 @@ from numba import njit
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
+                             R_SIGNALS, SIGNALS_HONEST,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
@@ -314,8 +315,8 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
         return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
     if fewest:
         return _play_fewest(rules, public, legal, seat)
-    if params[P_USE_SIGNALS] == 0:
-        signals = 0
+    if params[P_USE_SIGNALS] == 0 or rules[R_SIGNALS] != SIGNALS_HONEST:
+        signals = 0     # greedy reads the partner signals only (not a captain's information)
     # the loops of a hand of three have a trip count of three: larger hands take another copy
     if legal.shape[0] <= 3:
         return _play_most(rules, public, hand, _three(legal), seat, signals, params)

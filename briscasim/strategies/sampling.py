@@ -29,7 +29,8 @@ from numba import njit
 
 from ..engine.core import hand_base
 from ..engine.layout import (KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
-                             PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
+                             PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_SIGNALS,
+                             R_START_STATE, RAIS_HAND_SHIFT, SIGNALS_RAIS,
                              S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
                              S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
                              START_STATE_SLOTS, STATE_LEN, Block)
@@ -151,6 +152,20 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
             briscas |= (_ONE << (12 * s)) | (_ONE << (12 * s + 1))
     spec[W_TRUMPS] = trumps
     spec[W_BRISCAS] = briscas
+    if rules[R_SIGNALS] == SIGNALS_RAIS:
+        # a captain's information: the next team-mate's hand once no draw is left (the
+        # bytes about the partners' hands are not used to shape the worlds)
+        mate = -1
+        for i in range(n - 1, 0, -1):
+            p = (seat + i) % n
+            mate = p if rules[R_SIDE + p] == rules[R_SIDE + seat] else mate
+        shown = (signals >> RAIS_HAND_SHIFT) & ((_ONE << N_CARD_IDS) - 1)
+        for c in range(N_CARD_IDS):
+            if (shown >> c) & 1 and (pool >> c) & 1:
+                _place(base, mate, c)
+                count[mate] -= 1
+                pool &= ~(_ONE << c)
+        signals = 0
     # partner signals: forced cards go to the partner now; the rest is checked per sample
     n_part = 0
     shift = 0
