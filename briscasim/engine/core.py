@@ -210,14 +210,32 @@ def holds(state, seat, card):
     return slots_equal(state, hand_base(seat), card) != 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _suit_in_hand(rules, state, seat, suit):
-    """True if the seat's hand holds a card of ``suit`` (jitted)."""
+@njit(cache=True, _nrt=False)
+def _following_cards(rules, state, seat, out):
+    """Under ``must_follow_suit``: write the seat's cards of the suit led into ``out`` and
+    return how many (0: it holds none, and may play any card) (out of line)."""
+    led = card_suit(rules, state[S_TRICK])
     base = hand_base(seat)
-    found = False
+    k = 0
     for i in range(MAX_HAND):
-        found |= card_suit(rules, state[at(base + i)]) == suit
-    return found
+        c = state[at(base + i)]
+        out[at(k)] = c
+        k += card_suit(rules, c) == led
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _fails_to_follow(rules, state, seat, card):
+    """Under ``must_follow_suit``: True if ``card`` is not of the suit led while the seat
+    holds a card of it (out of line)."""
+    led = card_suit(rules, state[S_TRICK])
+    if card_suit(rules, card) == led:
+        return False
+    base = hand_base(seat)
+    for i in range(MAX_HAND):
+        if card_suit(rules, state[at(base + i)]) == led:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -227,10 +245,10 @@ def _give(state, seat, card):
     state[at(base + trailing_zeros(slots_equal(state, base, NO_CARD)))] = card
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _black_hand(rules, state, seat):
-    if rules[R_BLACK_HAND] == 0:
-        return False
+    """True if ``seat`` holds the trump A, 3 and R (called only under the black-hand rule,
+    and out of line: it is rare, and kept out of the kernels' code)."""
     t = state[S_TRUMP] * 12
     return (holds(state, seat, t + _ACE) and holds(state, seat, t + _THREE)
             and holds(state, seat, t + _KING))
@@ -264,19 +282,16 @@ def start_deal(rules, state, deck, events=None):
     for i in range(STATE_LEN):
         state[i] = start[i]
     pos = 0
-    open_hands = rules[R_OPEN_HANDS] != 0
     for r in range(rules[R_HAND_SIZE]):
         for s in range(n):
             state[at(hand_base(s) + r)] = deck[at(pos)]
-            if open_hands:
-                state[at(S_KNOWN + deck[at(pos)])] = s
             emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
     m = state[S_N_FACEDOWN]
     if rules[R_NO_TRUMP] != 0:
         for i in range(m):
             state[at(S_STOCK + i)] = deck[at(pos + i)]
-        _show_stock_top(rules, state, 0, state[S_FACEDOWN_TO_DRAW])
+        _show_dealt(rules, state)
         return
     turned = deck[at(pos)]
     for i in range(m):
@@ -300,11 +315,12 @@ def start_deal(rules, state, deck, events=None):
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
-    _show_stock_top(rules, state, 0, state[S_FACEDOWN_TO_DRAW])
-    for s in range(n):
-        if _black_hand(rules, state, s):
-            _end_by_black_hand(rules, state, s, events)
-            return
+    _show_dealt(rules, state)
+    if rules[R_BLACK_HAND] != 0:
+        for s in range(n):
+            if _black_hand(rules, state, s):
+                _end_by_black_hand(rules, state, s, events)
+                return
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -403,9 +419,7 @@ def _draw_round(rules, state, seat, events):
         _give(state, seat, card)
         # the rules tests are the same all deal long: predictable
         if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
-            # the card was seen as it was drawn, or on top of the stock: public in its hand
-            state[at(S_KNOWN + card)] = seat
-            _show_stock_top(rules, state, drawn, facedown)
+            _show_drawn(rules, state, seat, card, drawn, facedown)
         emit(events, EVENT_DRAW, seat, card, face_up)
         if black_hand and _black_hand(rules, state, seat):
             state[S_DRAWN] = drawn
@@ -425,6 +439,27 @@ def _show_stock_top(rules, state, drawn, facedown):
     drawn so far of the ``facedown`` that will be)."""
     if rules[R_STOCK_TOP_VISIBLE] != 0 and drawn < facedown:
         state[at(S_KNOWN + state[at(S_STOCK + drawn)])] = KNOWN_STOCK_TOP
+
+
+@njit(cache=True, _nrt=False)
+def _show_dealt(rules, state):
+    """After the deal: with ``open_hands`` every card dealt is public in its seat's hand;
+    with ``stock_top_visible`` the top of the stock is shown (out of line, as every rare
+    path: the kernels that inline the deal stay smaller)."""
+    if rules[R_OPEN_HANDS] != 0:
+        for s in range(rules[R_PLAYERS]):
+            for i in range(rules[R_HAND_SIZE]):
+                state[at(S_KNOWN + state[at(hand_base(s) + i)])] = s
+    _show_stock_top(rules, state, 0, state[S_FACEDOWN_TO_DRAW])
+
+
+@njit(cache=True, _nrt=False)
+def _show_drawn(rules, state, seat, card, drawn, facedown):
+    """Under ``open_hands`` or ``stock_top_visible``: the ``card`` ``seat`` just drew was
+    seen (as it was picked up, or on top of the stock), so it is public in that hand; the
+    next top is shown (out of line)."""
+    state[at(S_KNOWN + card)] = seat
+    _show_stock_top(rules, state, drawn, facedown)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -465,6 +500,23 @@ def _finish_deal(rules, state, events):
     emit(events, EVENT_OVER, winner, state[S_POINTS], state[S_POINTS + 1])
 
 
+@njit(cache=True, _nrt=False)
+def _reached_target(rules, state, winner, pts, events):
+    """Add the trick's ``pts`` to its ``winner``'s own captured points; if they reach
+    ``target_points``, the winner's side wins the deal at once (True) (out of line)."""
+    own = state[at(S_SEAT_POINTS + winner)] + pts
+    state[at(S_SEAT_POINTS + winner)] = own
+    if own < rules[R_TARGET_POINTS]:
+        return False
+    side = rules[at(R_SIDE + winner)]
+    state[S_TARGET_SEAT] = winner
+    state[S_WINNER] = side
+    state[S_PHASE] = PHASE_OVER
+    emit(events, EVENT_TARGET, winner, own, state[S_TRICK_NO])
+    emit(events, EVENT_OVER, side, state[S_POINTS], state[S_POINTS + 1])
+    return True
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_trick(rules, state, last, events):
     """Resolve the trick whose ``last`` card was just played, then offer the swap or draw;
@@ -492,18 +544,10 @@ def _finish_trick(rules, state, last, events):
     state[S_LEADER] = winner
     state[S_TURN] = winner
     emit(events, EVENT_TRICK, winner, pts, trick_no)
-    # the rules test is the same all deal long: predictable
-    if rules[R_TARGET_POINTS] != 0:
-        own = state[at(S_SEAT_POINTS + winner)] + pts
-        state[at(S_SEAT_POINTS + winner)] = own
-        if own >= rules[R_TARGET_POINTS]:
-            # before any swap offer, draw or normal end
-            state[S_TARGET_SEAT] = winner
-            state[S_WINNER] = side
-            state[S_PHASE] = PHASE_OVER
-            emit(events, EVENT_TARGET, winner, own, trick_no)
-            emit(events, EVENT_OVER, side, state[S_POINTS], state[S_POINTS + 1])
-            return winner
+    # the rules test is the same all deal long: predictable; before any swap offer, draw
+    # or normal end
+    if rules[R_TARGET_POINTS] != 0 and _reached_target(rules, state, winner, pts, events):
+        return winner
     if trick_no == state[S_N_TRICKS]:
         _finish_deal(rules, state, events)
         return winner
@@ -540,10 +584,9 @@ def step(rules, state, action, events=None):
         n = rules[R_PLAYERS]
         played = state[S_TRICK_N]
         # the rules test is the same all deal long: predictable
-        if rules[R_FOLLOW_SUIT] != 0 and played > 0:
-            led = card_suit(rules, state[S_TRICK])
-            if card_suit(rules, action) != led and _suit_in_hand(rules, state, seat, led):
-                return -1
+        if rules[R_FOLLOW_SUIT] != 0 and played > 0 and _fails_to_follow(rules, state, seat,
+                                                                         action):
+            return -1
         state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
@@ -559,30 +602,38 @@ def step(rules, state, action, events=None):
             return seat
         return _finish_trick(rules, state, action, events)
     if phase == PHASE_SWAP:
-        offered = swap_card(rules, state, seat)
-        seven = card_face(rules, offered) == _SEVEN
-        if action == ACTION_SWAP:
-            _do_swap(rules, state, seat, events)
-            if _black_hand(rules, state, seat):
-                _end_by_black_hand(rules, state, seat, events)
-                return seat
-        elif action == ACTION_KEEP:
-            emit(events, EVENT_DECLINE, seat, offered, -1)
-            if seven:
-                state[S_SWAP7_DECLINED] += 1
-            else:
-                state[S_SWAP2_DECLINED] += 1
-        else:
-            return -1
-        # the swapping seat won the trick and leads the next one (after the draw, if the
-        # swap came before it)
-        if (rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW
-                and not _draw_round(rules, state, seat, events)):
-            return seat
-        state[S_PHASE] = PHASE_PLAY
-        state[S_TURN] = seat
-        return seat
+        return _answer_swap(rules, state, seat, action, events)
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def _answer_swap(rules, state, seat, action, events):
+    """:func:`step` at a swap offer to ``seat``: swap or keep, then the draw if the offer came
+    before it (out of line: an offer comes a few times a deal at most, and the kernels that
+    inline :func:`step` stay smaller to compile)."""
+    offered = swap_card(rules, state, seat)
+    seven = card_face(rules, offered) == _SEVEN
+    if action == ACTION_SWAP:
+        _do_swap(rules, state, seat, events)
+        if rules[R_BLACK_HAND] != 0 and _black_hand(rules, state, seat):
+            _end_by_black_hand(rules, state, seat, events)
+            return seat
+    elif action == ACTION_KEEP:
+        emit(events, EVENT_DECLINE, seat, offered, -1)
+        if seven:
+            state[S_SWAP7_DECLINED] += 1
+        else:
+            state[S_SWAP2_DECLINED] += 1
+    else:
+        return -1
+    # the swapping seat won the trick and leads the next one (after the draw, if the
+    # swap came before it)
+    if (rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW
+            and not _draw_round(rules, state, seat, events)):
+        return seat
+    state[S_PHASE] = PHASE_PLAY
+    state[S_TURN] = seat
+    return seat
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -597,14 +648,8 @@ def legal_actions(rules, state, out):
         seat = state[S_TURN]
         base = hand_base(seat)
         if rules[R_FOLLOW_SUIT] != 0 and state[S_TRICK_N] > 0:
-            led = card_suit(rules, state[S_TRICK])
-            if _suit_in_hand(rules, state, seat, led):
-                # only the cards of the suit led
-                k = 0
-                for i in range(MAX_HAND):
-                    c = state[at(base + i)]
-                    out[at(k)] = c
-                    k += card_suit(rules, c) == led
+            k = _following_cards(rules, state, seat, out)
+            if k > 0:
                 return k
         k = 0
         for i in range(MAX_HAND):
