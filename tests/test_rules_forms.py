@@ -16,7 +16,8 @@ from briscasim.game import Deal, IllegalAction
 from briscasim.rules import PRESETS, Rules, RulesError
 from briscasim.simulate import Lineup, play_chunk
 
-from deckbuild import deck_order, new_deal, play_out, play_trick, random_policy
+from deckbuild import (deck_order, new_deal, play_out, play_trick, rais_reading,
+                       random_policy)
 
 # ---- hand_size (every trick game) ----------------------------------------------------------
 
@@ -335,43 +336,6 @@ def test_open_hands_and_the_stock_top_apply_to_any_player_count(preset):
 # ---- Schembil: signals = rais, rais_seats, first team to 3 deals ---------------------------
 
 SCHEMBIL = Rules.preset("schembil")
-
-
-def rais_reading(deal, seat) -> int:
-    """docs/rules.md (Schembil) read directly: what the captain ``seat`` learns now."""
-    r = deal.rules
-    n, side = r.players, r.side_of[seat]
-    if r.rais_seats[side] != seat or not deal.tricks:
-        return 0
-    strength, points = C.face_tables(r.jack_over_horse)
-    trump = deal.trump
-    trick = deal.current_trick
-    leader = int(deal.state[L.S_LEADER])
-
-    def key(c):            # who takes the trick: the highest trump, else the highest of the led
-        return (c // 12 == trump, c // 12 == trick[0] // 12, strength[c % 12])
-    best = max(trick, key=key) if trick else None
-    out, shift = 0, 0
-    partners = [(seat + i) % n for i in range(1, n) if r.side_of[(seat + i) % n] == side]
-    for p in partners:
-        open_trick = bool(trick) and (p - leader) % n >= len(trick)
-        b = L.SIG_VALID | (L.RAIS_WINNER_KNOWN if open_trick else 0)
-        for c in deal.hand(p):
-            face = C.FACES[c % 12]
-            if c // 12 == trump:
-                b |= L.RAIS_LOW_TRUMP if face in "2456" else 0
-                b |= L.RAIS_DRESSED_TRUMP if face in "RCS" else 0
-            else:
-                b |= L.RAIS_WORTHLESS if points[c % 12] == 0 else 0
-                b |= L.RAIS_CARICO if face in "A3" else 0
-                if open_trick and key(c) > key(best):
-                    b |= L.RAIS_WINNER
-        out |= b << shift
-        shift += 8
-    if deal.state[L.S_TO_DRAW] == 0:
-        for c in deal.hand(partners[0]):
-            out |= 1 << (L.RAIS_HAND_SHIFT + c)
-    return out
 
 
 def test_schembil_is_briscola_6_with_captains_and_a_match_to_three_deals():
