@@ -291,7 +291,8 @@ def start_deal(rules, state, deck, events=None):
     if rules[R_NO_TRUMP] != 0:
         for i in range(m):
             state[at(S_STOCK + i)] = deck[at(pos + i)]
-        _show_dealt(rules, state)
+        if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+            _show_dealt(rules, state)
         return
     turned = deck[at(pos)]
     for i in range(m):
@@ -315,7 +316,8 @@ def start_deal(rules, state, deck, events=None):
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
-    _show_dealt(rules, state)
+    if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+        _show_dealt(rules, state)
     if rules[R_BLACK_HAND] != 0:
         for s in range(n):
             if _black_hand(rules, state, s):
