@@ -32,6 +32,16 @@ OBJECTIVES = ("most", "fewest")
 TIES = ("draw", "last_trick")
 SIGNALS = ("none", "honest")
 MATCH_KINDS = ("deal", "deals", "rounds_to_win", "points")
+AUCTIONS = ("rank_then_points", "rank_only", "points_only", "subito_al_due")
+ALL_PASS = ("redeal_same_dealer", "redeal_next_dealer", "reopen_61")
+FIRST_LEADS = ("eldest", "caller")
+CAPPOTTOS = ("points", "tricks", "off")
+BID_MULTIPLIERS = ("flat", "ladder")
+CHIAMATA_DEFAULTS = dict(all_pass="redeal_same_dealer", min_points=61, self_call=True,
+                         first_lead="eldest", cappotto="points", bid_multiplier="flat")
+"""Briscola Chiamata's options besides ``auction`` (which makes the game Chiamata), with
+their defaults; unset (None) in every other game."""
+CHIAMATA_OPTIONS = ("auction", *CHIAMATA_DEFAULTS)
 DECKS = tuple(C.DECK_FACES)
 
 
@@ -56,6 +66,13 @@ class Rules:
     signals: str = "none"
     match: str = "deal"
     max_deals: int = 1000
+    auction: str | None = None
+    all_pass: str | None = None
+    min_points: int | None = None
+    self_call: bool | None = None
+    first_lead: str | None = None
+    cappotto: str | None = None
+    bid_multiplier: str | None = None
     name: str = field(default="custom", compare=False)
 
     # ---- construction ------------------------------------------------------------------
@@ -86,9 +103,12 @@ class Rules:
         return Rules.from_options(opts, name=label)
 
     def options(self) -> dict:
-        """Every option as a plain dict (no name)."""
+        """Every option as a plain dict (no name; Briscola Chiamata's only in Chiamata)."""
         d = dataclasses.asdict(self)
         d.pop("name")
+        if self.auction is None:
+            for k in CHIAMATA_OPTIONS:
+                d.pop(k)
         if d["removed_cards"] is not None:
             d["removed_cards"] = list(d["removed_cards"])
         return d
@@ -99,6 +119,14 @@ class Rules:
             if value not in valid:
                 raise RulesError(f"rule option {opt} = {value!r} is not valid; "
                                  f"valid values: {', '.join(map(str, valid))}")
+
+        if self.auction is not None:
+            self._check_chiamata(choice)
+            return
+        for opt in CHIAMATA_DEFAULTS:
+            if getattr(self, opt) is not None:
+                raise RulesError(f"rule option {opt} applies to Briscola Chiamata only "
+                                 "(rule option auction set, as in preset chiamata-5)")
 
         if not isinstance(self.players, int) or not 2 <= self.players <= 6:
             raise RulesError(f"rule option players = {self.players!r} is not supported; "
@@ -169,6 +197,52 @@ class Rules:
             raise RulesError(f"too few cards in play ({self.cards_in_play}) for "
                              f"players = {self.players} with hand_size = {self.hand_size}")
         del kind, target
+
+    _CHIAMATA_FIXED = dict(players=5, deck="spanish40", hand_size=8, teams="none",
+                           leftover=None, removed_cards=None, swap_seven=False,
+                           swap_two=False, swap_timing="before_draw", objective="most",
+                           tie="draw", black_hand=False, face_up_reshuffle=False,
+                           jack_over_horse=False, signals="none")
+    """The options Briscola Chiamata fixes: anything else does not apply to it."""
+
+    def _check_chiamata(self, choice) -> None:
+        """Validate (and complete with the defaults) the options of Briscola Chiamata."""
+        choice("auction", self.auction, AUCTIONS)
+        for opt, value in CHIAMATA_DEFAULTS.items():
+            if getattr(self, opt) is None:
+                object.__setattr__(self, opt, value)
+        choice("all_pass", self.all_pass, ALL_PASS)
+        choice("first_lead", self.first_lead, FIRST_LEADS)
+        choice("cappotto", self.cappotto, CAPPOTTOS)
+        choice("bid_multiplier", self.bid_multiplier, BID_MULTIPLIERS)
+        if not isinstance(self.self_call, bool):
+            raise RulesError(f"rule option self_call = {self.self_call!r} must be true or "
+                             "false")
+        if (not isinstance(self.min_points, int) or isinstance(self.min_points, bool)
+                or not 61 <= self.min_points <= 120):
+            raise RulesError(f"rule option min_points = {self.min_points!r} must be a whole "
+                             "number from 61 to 120")
+        for opt, value in self._CHIAMATA_FIXED.items():
+            if getattr(self, opt) != value:
+                given = (f" = {getattr(self, opt)!r}" if opt in ("players", "deck", "hand_size")
+                         else "")
+                raise RulesError(f"rule option {opt}{given} does not apply to Briscola "
+                                 f"Chiamata (rule option auction = {self.auction!r}: 5 "
+                                 "players, spanish40, 8 cards each, no stock)")
+        kind, _ = _parse_match(self.match)
+        if kind == "rounds_to_win":
+            raise RulesError(f"rule option match = {self.match!r} does not apply to Briscola "
+                             "Chiamata: use 'deal', 'deals N' or 'points P' (game points)")
+        from .limits import MAX_MATCH_DEALS
+        if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
+                or not 1 <= self.max_deals <= MAX_MATCH_DEALS):
+            raise RulesError(f"rule option max_deals = {self.max_deals!r} must be a whole "
+                             f"number from 1 to {MAX_MATCH_DEALS:,}")
+
+    @property
+    def chiamata(self) -> bool:
+        """True for Briscola Chiamata (rule option ``auction`` set)."""
+        return self.auction is not None
 
     @property
     def _remove_by_default(self) -> bool:
@@ -295,6 +369,14 @@ class Rules:
                              L.EMPTY_STRENGTH), (L.R_CARD_SUIT, L.EMPTY_SUIT),
                              (L.R_CARD_FACE, L.EMPTY_FACE)):
             r[table + L.NO_CARD] = empty
+        if self.chiamata:
+            r[L.R_AUCTION] = AUCTIONS.index(self.auction) + 1
+            r[L.R_ALL_PASS] = ALL_PASS.index(self.all_pass)
+            r[L.R_MIN_POINTS] = self.min_points
+            r[L.R_SELF_CALL] = self.self_call
+            r[L.R_FIRST_LEAD] = FIRST_LEADS.index(self.first_lead)
+            r[L.R_CAPPOTTO] = CAPPOTTOS.index(self.cappotto)
+            r[L.R_BID_MULTIPLIER] = BID_MULTIPLIERS.index(self.bid_multiplier)
         r[L.R_START_STATE:L.R_START_STATE + L.START_STATE_SLOTS] = self._start_state()
         r.setflags(write=False)
         return r
@@ -307,6 +389,18 @@ class Rules:
         s[L.S_KNOWN + np.asarray(self.deck_ids)] = L.KNOWN_UNSEEN
         s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.MAX_HAND] = L.NO_CARD
         s[L.S_TRICK:L.S_TRICK + L.MAX_PLAYERS] = L.NO_CARD
+        for f in (L.S_BID, L.S_BIDDER, L.S_CALLER, L.S_CALLED, L.S_PARTNER, L.S_HOLDER):
+            s[f] = -1
+        if self.chiamata:
+            # every card is dealt: no stock, no face-up card, no trump before the call
+            s[L.S_N_TRICKS] = self.tricks
+            s[L.S_PHASE] = L.PHASE_AUCTION
+            s[L.S_WINNER] = L.UNDECIDED
+            for f in (L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_SWAP7_SEAT, L.S_SWAP7_TRICK,
+                      L.S_SWAP7_CARD, L.S_SWAP2_SEAT, L.S_SWAP2_TRICK, L.S_SWAP2_CARD,
+                      L.S_TRUMP, L.S_FACE_UP, L.S_TURNED):
+                s[f] = -1
+            return s.view(np.int64)
         # face-down cards after the deal and the turned card; the undrawn ones stay at the end
         m = len(self.deck_ids) - self.players * self.hand_size - 1
         s[L.S_N_FACEDOWN] = m
@@ -336,8 +430,9 @@ class Rules:
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
-_BOOL_OPTIONS = {"swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse"}
-_INT_OPTIONS = {"players", "hand_size", "max_deals"}
+_BOOL_OPTIONS = {"swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse",
+                 "self_call"}
+_INT_OPTIONS = {"players", "hand_size", "max_deals", "min_points"}
 
 
 def _merge(options: dict, overrides: dict) -> dict:
@@ -450,3 +545,13 @@ PRESETS: dict[str, dict] = {
     "briscola-2-reshuffle": dict(players=2, face_up_reshuffle=True, **_BRISCOLA),
     "briscola-2-south": dict(players=2, jack_over_horse=True, **_BRISCOLA),
 }
+_CHIAMATA = dict(players=5, hand_size=8, swap_seven=False, swap_two=False,
+                 auction="rank_then_points", **CHIAMATA_DEFAULTS)
+PRESETS.update({
+    "chiamata-5": _CHIAMATA,
+    "chiamata-5-pagat": {**_CHIAMATA, "bid_multiplier": "ladder", "cappotto": "tricks"},
+    "chiamata-5-points": {**_CHIAMATA, "auction": "points_only"},
+    "chiamata-5-subito-al-due": {**_CHIAMATA, "auction": "subito_al_due",
+                                 "all_pass": "reopen_61"},
+    "chiamata-5-caller-leads": {**_CHIAMATA, "first_lead": "caller"},
+})

@@ -7,7 +7,8 @@ deal state). Batch simulation, search, replays and interactive play all call the
 A deal runs as: :func:`start_deal` with a deck order, then :func:`step` with one action at a
 time until the phase is ``PHASE_OVER``. :func:`legal_actions` lists what the seat to act may do.
 Between tricks the engine resolves the trick, offers the swap to the winner (phase
-``PHASE_SWAP``) when docs/rules.md allows it, and draws, all inside :func:`step`.
+``PHASE_SWAP``) when docs/rules.md allows it, and draws, all inside :func:`step`. Briscola
+Chiamata's auction, reopen question and call come before the play (:mod:`.chiamata`).
 """
 import numpy as np
 from llvmlite import ir
@@ -25,7 +26,7 @@ from .layout import (
     REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD, REC_SWAP2_DECLINED,
     REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED, REC_SWAP7_SEAT,
     REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, R_BLACK_HAND, R_CARD_FACE,
-    R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_HAND_SIZE, R_LEFTOVER,
+    R_AUCTION, R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_HAND_SIZE, R_LEFTOVER,
     R_N_SIDES,
     R_N_UNDRAWN, R_OBJECTIVE, R_PLAYERS, R_RESHUFFLE, R_SEVEN_FACES, R_SIDE, R_START_STATE,
     R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES, START_STATE_SLOTS, STATE_LEN,
@@ -251,6 +252,8 @@ def start_deal(rules, state, deck, events=None):
             state[at(hand_base(s) + r)] = deck[at(pos)]
             emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
+    if rules[R_AUCTION] != 0:
+        return      # Briscola Chiamata: every card is dealt; the auction comes next
     turned = deck[at(pos)]
     m = state[S_N_FACEDOWN]
     for i in range(m):
@@ -400,6 +403,9 @@ def _after_draw(rules, state, winner):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_deal(rules, state, events):
+    if rules[R_AUCTION] != 0:
+        settle(rules, state, events)
+        return
     n_sides = rules[R_N_SIDES]
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
     best = state[S_POINTS]
@@ -491,6 +497,8 @@ def step(rules, state, action, events=None):
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
         emit(events, EVENT_PLAY, seat, action, played)
+        if rules[R_AUCTION] != 0:
+            reveal_partner(state, seat, action)
         played += 1
         state[S_TRICK_N] = played
         if played < n:
@@ -525,12 +533,13 @@ def step(rules, state, action, events=None):
         state[S_PHASE] = PHASE_PLAY
         state[S_TURN] = seat
         return seat
-    return -1
+    return auction_step(rules, state, action, events)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def legal_actions(rules, state, out):
-    """Write the legal actions of the seat to act into ``out`` (room for ``MAX_LEGAL``); return
+    """Write the legal actions of the seat to act into ``out`` (room for ``MAX_LEGAL``, or
+    ``MAX_LEGAL_ANY`` in Briscola Chiamata's auction and call); return
     how many (jitted). The one place that decides what is legal: every strategy receives its
     result, and :func:`step` refuses anything else."""
     phase = state[S_PHASE]
@@ -548,7 +557,9 @@ def legal_actions(rules, state, out):
         out[0] = ACTION_SWAP
         out[1] = ACTION_KEEP
         return 2
-    return 0
+    if phase == PHASE_OVER:
+        return 0
+    return legal_auction_actions(rules, state, out)
 
 
 
@@ -613,6 +624,8 @@ def write_record(rules, state, out):
     out[REC_OUT_POINTS] = out_of_play_points(rules, state)
     for s in range(6):
         out[REC_POINTS + s] = state[S_POINTS + s] if s < rules[R_N_SIDES] else 0
+    if rules[R_AUCTION] != 0:
+        write_contract(rules, state, out)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -629,3 +642,9 @@ def out_of_play_points(rules, state):
     for i in range(first, m):
         pts += card_points(rules, state[S_STOCK + i])
     return pts
+
+
+# Briscola Chiamata's phases before the play, and its result (imported last: they use the
+# kernels above)
+from .chiamata import (auction_step, legal_auction_actions, reveal_partner,  # noqa: E402
+                       settle, write_contract)
