@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit, types
 
 from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (MAX_HAND, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
+from .engine.layout import (MAX_HAND, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
                             PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS, S_HANDS,
                             S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
 from .engine.match import match_result, seating, tally_deal
@@ -61,7 +61,7 @@ def _scratch(work16, work64):
     return (work16[:STATE_LEN], work16[STATE_LEN:deck], work16[deck:partners],
             work64[2 * MAX_SIDES:seats].view(np.uint64),
             work64[seats:seats + STREAM_LEN].view(np.uint64),
-            work16[partners:partners + MAX_LEGAL])
+            work16[partners:partners + MAX_LEGAL_ANY])
 
 
 def deal_player(shape: int):
@@ -113,7 +113,7 @@ KERNEL_SIGNATURE = types.int64(
 """The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
 compile on first use (:func:`kernel`)."""
 
-WORK_I16 = STATE_LEN + 2 * N_CARD_IDS + MAX_LEGAL
+WORK_I16 = STATE_LEN + 2 * N_CARD_IDS + MAX_LEGAL_ANY
 """scratch: a state, a deck, the shuffle's partners, the legal actions"""
 WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN
 """scratch: match tallies, streams"""

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, hand_of, legal_view, signals
-from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP, PUBLIC_LEN,
+from ..engine.layout import (MAX_LEGAL_ANY, MAX_PLAYERS, NO_CARD, PHASE_SWAP, PUBLIC_LEN,
                              R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
@@ -215,7 +215,7 @@ _decide_any = decider(EVERY_SHAPE)
 @njit(cache=True, _nrt=False, inline="always")
 def decide(kinds, params, entry_fns, search_fn, rules, state, seat, entry, rng, legal):
     """The action of ``seat``'s strategy in ``state`` for a lineup of any shape (jitted; the
-    arguments as :func:`decider`'s, ``legal`` scratch for ``MAX_LEGAL`` legal actions)."""
+    arguments as :func:`decider`'s, ``legal`` scratch for ``MAX_LEGAL_ANY`` legal actions)."""
     hand = hand_of(rules, state, seat)
     return _decide_any(kinds, params, entry_fns, search_fn, rules, state, state[:PUBLIC_LEN],
                        hand, legal_view(rules, state, seat, hand, legal), seat, entry, rng)
@@ -241,4 +241,4 @@ def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
                          f"{rng.shape}")
     kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
     return int(kernel(*lineup_arrays, rules, state, seat, entry, rng,
-                      np.empty(MAX_LEGAL, np.int16)))
+                      np.empty(MAX_LEGAL_ANY, np.int16)))
