@@ -49,6 +49,8 @@ def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> lis
         assert len(h) <= rules.hand_size
         while len(h) < rules.hand_size:
             h.append(rest.pop(0))
+    if rules.chiamata:      # every card is dealt: no face-up card, no stock
+        return code_list([hands[s][r] for r in range(rules.hand_size) for s in range(n)])
     if turned is None:
         turned = rest.pop(0)
     order = [hands[s][r] for r in range(rules.hand_size) for s in range(n)]

@@ -1,0 +1,355 @@
+"""Briscola Chiamata (docs/rules.md): rule scenarios from hand-built decks through the engine.
+
+Every deal here is dealt from an explicit deck order (:func:`deckbuild.deck_order`: the hands
+wanted, the rest filled with the weakest cards), bid, called and played through the step API.
+"""
+import numpy as np
+import pytest
+
+from briscasim import cards as C
+from briscasim.engine import core
+from briscasim.engine import layout as L
+from briscasim.errors import IllegalAction
+from briscasim.game import Deal
+from briscasim.rules import PRESETS, Rules, RulesError
+
+from deckbuild import deck_order, new_deal, play_out
+
+CH = Rules.preset("chiamata-5")
+RANKS = ["bid:" + r for r in "A3RCS7654"]
+
+
+def points_bids(low, high=120):
+    return [f"bid:{p}" for p in range(low, high + 1)]
+
+
+def run(deal, *codes):
+    for c in codes:
+        deal.play(c)
+    return deal
+
+
+def lowest(deal):
+    """A fixed play policy: the lowest legal card id."""
+    return min(deal.legal_actions())
+
+
+def record(deal):
+    out = np.zeros(L.CHIAMATA_RECORD_LEN, np.int32)
+    core.write_record(deal._r, deal.state, out)
+    return out
+
+
+def side_points(deal, caller, partner):
+    """The caller's side's card points, summed from the tricks as they were won."""
+    side = {caller, partner}
+    return sum(t.points for t in deal.tricks if t.winner in side)
+
+
+# ---- the deal (11.6.1) --------------------------------------------------------------------
+
+def test_all_forty_cards_dealt_one_at_a_time_from_the_eldest_no_stock_no_trump():
+    deck = [C.card_code(c) for c in np.random.default_rng(5).permutation(CH.deck_ids)]
+    deal = Deal(CH, deck)
+    for s in range(5):
+        assert deal.hand(s) == [C.card_id(c) for c in deck[s::5]]
+    assert (deal.phase, deal.turn, deal.trump, deal.called) == ("auction", 0, -1, None)
+    assert not any(e.kind in ("turned", "draw") for e in deal.events)
+    known = deal.view(0).public[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS]
+    assert L.KNOWN_FACE_UP not in known
+    assert int(deal.state[L.S_TO_DRAW]) == 0 and int(deal.state[L.S_N_TRICKS]) == 8
+
+
+# ---- the auction (11.1, 11.6.2, 11.6.3) -----------------------------------------------------
+
+def test_bids_run_from_the_ace_to_the_two_then_points_and_may_jump():
+    deal = new_deal(CH)
+    assert deal.legal_codes() == ["pass"] + RANKS + points_bids(61)
+    deal.play("bid:R")
+    assert deal.turn == 1
+    assert deal.legal_codes() == ["pass"] + RANKS[3:] + points_bids(61)
+    deal.play("bid:75")       # a jump
+    assert deal.legal_codes() == ["pass"] + points_bids(76)
+    with pytest.raises(IllegalAction):
+        deal.play("bid:75")   # not above the standing bid
+    with pytest.raises(IllegalAction):
+        deal.play("bid:S")
+
+
+def test_a_pass_is_final_and_the_turn_skips_seats_that_passed():
+    deal = run(new_deal(CH), "bid:A", "pass", "bid:3", "pass", "pass")
+    assert deal.turn == 0
+    deal.play("bid:R")
+    assert deal.turn == 2            # seats 1, 3 and 4 have passed
+    deal.play("bid:C")
+    assert deal.turn == 0
+    deal.play("pass")                # seat 2 is the last bidder, the other four passed
+    assert deal.phase == "call" and deal.turn == 2
+    assert deal.auction == [(0, "bid:A"), (1, "pass"), (2, "bid:3"), (3, "pass"), (4, "pass"),
+                            (0, "bid:R"), (2, "bid:C"), (0, "pass")]
+
+
+def test_if_the_first_four_pass_the_fifth_may_bid_and_is_the_caller_at_once():
+    deal = run(new_deal(CH), "pass", "pass", "pass", "pass")
+    assert deal.turn == 4 and "bid:A" in deal.legal_codes()
+    deal.play("bid:A")
+    assert deal.phase == "call" and deal.turn == 4
+
+
+def test_with_the_top_bid_standing_the_others_are_asked_and_can_only_pass():
+    deal = run(new_deal(CH), "bid:120")
+    for seat in (1, 2, 3, 4):
+        assert deal.turn == seat and deal.legal_codes() == ["pass"]
+        deal.play("pass")
+    assert deal.phase == "call" and deal.turn == 0
+
+
+def test_rank_only_stops_at_the_plain_two():
+    deal = new_deal(Rules.preset("chiamata-5", auction="rank_only"))
+    assert deal.legal_codes() == ["pass"] + RANKS + ["bid:61"]
+    deal.play("bid:61")
+    assert deal.legal_codes() == ["pass"]
+
+
+def test_min_points_is_the_rank_contract_target_and_the_lowest_point_bid():
+    deal = new_deal(Rules.preset("chiamata-5", min_points=70))
+    assert deal.legal_codes() == ["pass"] + RANKS + points_bids(70)
+    deal.play("bid:R")
+    assert [e for e in deal.events if e.kind == "bid"][-1].b == 70
+    pts = new_deal(Rules.preset("chiamata-5-points", min_points=70))
+    assert pts.legal_codes() == ["pass"] + points_bids(70)
+
+
+def test_everybody_passes_the_deal_is_thrown_in_and_scores_nothing():
+    deal = run(new_deal(CH), *["pass"] * 5)
+    assert deal.over and deal.outcome.winner is None
+    k = deal.contract
+    assert (k.caller, k.bid, k.multiplier, k.game_points) == (None, None, 0, (0,) * 5)
+    rec = record(deal)
+    assert rec[L.REC_WINNER] == L.DRAW and rec[L.REC_SUCCESS] == -1
+    assert rec[L.REC_CONTRACT] == -1 and not rec[L.REC_GAME_POINTS:].any()
+
+
+# ---- reopen_61 (11.6.4) -----------------------------------------------------------------
+
+SUBITO = Rules.preset("chiamata-5-subito-al-due")
+
+
+def test_subito_al_due_bids_points_only_and_calls_a_two():
+    deal = new_deal(SUBITO, hands=[["2o"]])
+    assert deal.legal_codes() == ["pass"] + points_bids(61)
+    run(deal, "bid:64", "pass", "pass", "pass", "pass")
+    assert deal.legal_codes() == ["call:2o", "call:2c", "call:2e", "call:2b"]
+
+
+def test_reopen_asks_eldest_first_and_the_first_to_accept_bids_the_two_at_min_points():
+    deal = run(new_deal(SUBITO), *["pass"] * 5)
+    assert (deal.phase, deal.turn) == ("reopen", 0)
+    assert deal.legal_codes() == ["pass", "bid:61"]
+    run(deal, "pass", "bid:61")
+    assert (deal.phase, deal.turn) == ("auction", 2)
+    assert [e.a for e in deal.events if e.kind == "reopen"] == [0, 1]
+    run(deal, "pass", "pass", "pass")
+    assert deal.turn == 0 and "bid:62" in deal.legal_codes()   # earlier passes notwithstanding
+    deal.play("pass")
+    assert deal.phase == "call" and deal.turn == 1
+    assert [e.b for e in deal.events if e.kind == "bid"] == [61]
+
+
+def test_five_refusals_throw_the_deal_in():
+    deal = run(new_deal(SUBITO), *["pass"] * 10)
+    assert deal.over and deal.contract.caller is None
+
+
+# ---- the call (11.1, 11.6.6) -------------------------------------------------------------
+
+def test_the_call_names_the_trump_and_the_card_of_the_bid_rank_whose_holder_is_secret():
+    deal = new_deal(CH, hands=[[], [], ["Ro"]])
+    run(deal, "bid:R", *["pass"] * 4)
+    assert deal.legal_codes() == ["call:Ro", "call:Rc", "call:Re", "call:Rb"]
+    deal.play("call:Ro")
+    assert (deal.phase, deal.trump, deal.called, deal.turn) == ("play", 0, C.card_id("Ro"), 0)
+    assert L.S_HOLDER >= L.PUBLIC_LEN and deal.state[L.S_HOLDER] == 2
+    for s in range(5):
+        assert deal.view(s).public[L.S_PARTNER] == -1
+    while deal.turn != 2 or C.card_id("Ro") not in deal.legal_actions():
+        deal.play(max(a for a in deal.legal_actions() if a != C.card_id("Ro")))
+    deal.play("Ro")
+    assert all(deal.view(s).public[L.S_PARTNER] == 2 for s in range(5))
+
+
+def test_a_points_auction_calls_any_card():
+    deal = run(new_deal(Rules.preset("chiamata-5-points")), "bid:70", *["pass"] * 4)
+    assert sorted(deal.legal_actions()) == [L.ACTION_CALL + c for c in CH.deck_ids]
+
+
+def test_without_self_call_the_caller_may_not_call_his_own_card():
+    rules = Rules.preset("chiamata-5", self_call=False)
+    deal = run(new_deal(rules, hands=[["Ro", "Rc"]]), "bid:R", *["pass"] * 4)
+    assert deal.legal_codes() == ["call:Re", "call:Rb"]
+    with pytest.raises(IllegalAction):
+        deal.play("call:Ro")
+
+
+def test_without_self_call_a_caller_holding_every_card_he_could_call_calls_one_of_them():
+    rules = Rules.preset("chiamata-5", self_call=False)
+    deal = run(new_deal(rules, hands=[["Ro", "Rc", "Re", "Rb"]]), "bid:R", *["pass"] * 4)
+    assert deal.legal_codes() == ["call:Ro", "call:Rc", "call:Re", "call:Rb"]
+
+
+def test_the_caller_leads_with_first_lead_caller():
+    deal = run(new_deal(Rules.preset("chiamata-5-caller-leads")), "pass", "pass", "bid:A",
+               "pass", "pass", "call:Ao")
+    assert (deal.phase, deal.turn) == ("play", 2)
+
+
+# ---- play and result (11.1, 11.6.7) --------------------------------------------------------
+
+def test_play_is_briscola_no_duty_to_follow_eight_tricks():
+    deal = run(new_deal(CH, hands=[["5c"], ["Ab", "4c"]]), "bid:A", *["pass"] * 4, "call:Ao")
+    deal.play("5c")
+    assert C.card_id("Ab") in deal.legal_actions()
+    play_out(deal, lowest)
+    assert len(deal.tricks) == 8 and sum(deal.points) == 120
+
+
+HANDS = [["Ao", "3o", "Ro", "Ac", "3c", "Co", "Sc", "7b"], ["Rc", "Ae", "3e", "So"],
+         ["Ab", "3b", "Rb"], ["Re", "Ce"], ["Cc", "Cb"]]
+
+
+def played(rules, bid, call="call:Rc", hands=HANDS):
+    """Seat 0 wins the auction with ``bid`` and calls ``call``; the play is :func:`lowest`."""
+    deal = run(new_deal(rules, hands=hands), bid, *["pass"] * 4, call)
+    return play_out(deal, lowest)
+
+
+def test_success_needs_the_target_and_scores_two_one_and_minus_one():
+    base = played(CH, "bid:R")
+    partner = int(base.state[L.S_HOLDER])
+    x = side_points(base, 0, partner)
+    assert partner == 1 and 61 <= x < 120, x
+    assert base.contract.target == 61
+    # the same cards and play with the target at the side's points: made; one more: failed
+    for target, success in ((x, True), (x + 1, False)):
+        deal = played(Rules.preset("chiamata-5", min_points=target), "bid:R")
+        k = deal.contract
+        assert (k.target, k.side_points, k.success) == (target, x, success)
+        unit = 1 if success else -1
+        assert k.game_points == (2 * unit, unit, -unit, -unit, -unit)
+        assert deal.outcome.winner == (0 if success else None)
+        rec = record(deal)
+        assert rec[L.REC_SUCCESS] == success and rec[L.REC_PARTNER] == 1
+        assert rec[L.REC_SIDE_POINTS] == x and rec[L.REC_CALLER] == 0
+        assert sum(rec[L.REC_GAME_POINTS:L.REC_GAME_POINTS + 6]) == 0
+
+
+def test_a_self_call_plays_alone_for_four_against_one_each():
+    deal = played(Rules.preset("chiamata-5", cappotto="off"), "bid:A", "call:Ao")
+    k = deal.contract
+    assert k.partner == 0
+    x = side_points(deal, 0, 0)
+    unit = 1 if x >= 61 else -1
+    assert k.side_points == x and k.game_points == (4 * unit, -unit, -unit, -unit, -unit)
+
+
+ALL_TRUMPS = [["Ao", "3o", "Ro", "Co", "So", "7o", "6o", "5o"]]
+NO_TRICK = [["6o", "5o", "4o", "2o", "6c", "5c", "4c", "2c"],
+            ["Ao", "3o", "Ro", "Co", "So", "7o", "Ac", "3c"]]
+
+
+@pytest.mark.parametrize("cappotto, doubled", [("points", True), ("tricks", True),
+                                              ("off", False)])
+def test_cappotto_doubles_the_game_points_of_either_side(cappotto, doubled):
+    rules = Rules.preset("chiamata-5", cappotto=cappotto)
+    m = 2 if doubled else 1
+    deal = played(rules, "bid:A", "call:Ao", ALL_TRUMPS)      # alone, every trick
+    assert deal.contract.side_points == 120 and all(t.winner == 0 for t in deal.tricks)
+    assert deal.contract.game_points == (4 * m, -m, -m, -m, -m)
+    deal = played(rules, "bid:61", "call:2o", NO_TRICK)       # alone, no trick
+    assert deal.contract.side_points == 0 and not any(t.winner == 0 for t in deal.tricks)
+    assert deal.contract.game_points == (-4 * m, m, m, m, m)
+    assert deal.contract.multiplier == m
+
+
+# seat 0 takes every counting card with its trumps but loses the last, blank trick
+BLANK_TRICK = [["Ao", "3o", "Ro", "Co", "So", "7o", "6o", "2b"],
+               ["5o", "Ac", "3c", "Rc", "Cc", "Sc", "7c", "7b"],
+               ["4o", "Ae", "3e", "Re", "Ce", "Se", "7e", "6b"],
+               ["2o", "Ab", "3b", "Rb", "Cb", "Sb", "6c", "5b"],
+               ["5c", "4c", "2c", "6e", "5e", "4e", "2e", "4b"]]
+
+
+@pytest.mark.parametrize("cappotto, m", [("points", 2), ("tricks", 1)])
+def test_cappotto_by_points_counts_points_not_tricks(cappotto, m):
+    deal = played(Rules.preset("chiamata-5", cappotto=cappotto), "bid:A", "call:Ao",
+                  BLANK_TRICK)
+    k = deal.contract
+    assert k.side_points == 120 and [t.winner == 0 for t in deal.tricks] == [True] * 7 + [False]
+    assert k.multiplier == m and k.game_points == (4 * m, -m, -m, -m, -m)
+
+
+@pytest.mark.parametrize("target, unit", [(61, 1), (70, 1), (71, 2), (80, 2), (81, 3),
+                                          (91, 4), (100, 4), (101, 5), (120, 5)])
+def test_the_ladder_unit_comes_from_the_contract_target(target, unit):
+    rules = Rules.preset("chiamata-5", bid_multiplier="ladder", cappotto="off",
+                         min_points=target)
+    deal = played(rules, "bid:R")                 # a rank contract counts as min_points
+    k = deal.contract
+    sign = 1 if k.success else -1
+    assert k.multiplier == unit
+    assert k.game_points == (2 * unit * sign, unit * sign, -unit * sign, -unit * sign,
+                             -unit * sign)
+
+
+# ---- options (11.6.9) and presets ----------------------------------------------------------
+
+def test_every_chiamata_preset_exists_and_plays():
+    for name in ("chiamata-5", "chiamata-5-pagat", "chiamata-5-points",
+                 "chiamata-5-subito-al-due", "chiamata-5-caller-leads"):
+        assert name in PRESETS
+        rules = Rules.preset(name)
+        deal = Deal.from_seed(rules, 3, 0)
+        k = 0
+        while not deal.over:
+            legal = deal.legal_actions()
+            deal.play(legal[k % len(legal)])
+            k = k * 7 + 1
+        assert deal.over and sum(deal.contract.game_points) == 0
+    assert Rules.preset("chiamata-5-pagat").bid_multiplier == "ladder"
+    assert Rules.preset("chiamata-5-pagat").cappotto == "tricks"
+
+
+@pytest.mark.parametrize("option, value", [
+    ("swap_seven", True), ("swap_two", True), ("teams", "pairs"), ("leftover", "face_up"),
+    ("objective", "fewest"), ("tie", "last_trick"), ("black_hand", True),
+    ("signals", "honest"), ("jack_over_horse", True), ("face_up_reshuffle", True),
+    ("hand_size", 7), ("players", 4), ("deck", "spanish48"), ("match", "rounds_to_win 3"),
+    ("min_points", 60), ("min_points", 121), ("auction", "blind"), ("cappotto", "all"),
+])
+def test_options_that_do_not_apply_to_chiamata_are_refused_naming_them(option, value):
+    with pytest.raises(RulesError, match=option):
+        Rules.preset("chiamata-5", **{option: value})
+
+
+@pytest.mark.parametrize("option, value", [
+    ("auction", "rank_then_points"), ("all_pass", "reopen_61"), ("min_points", 70),
+    ("self_call", False), ("first_lead", "caller"), ("cappotto", "off"),
+    ("bid_multiplier", "ladder"),
+])
+def test_chiamata_options_are_refused_in_brisca_and_briscola(option, value):
+    for preset in ("brisca-2", "briscola-4"):
+        with pytest.raises(RulesError, match=option):
+            Rules.preset(preset, **{option: value})
+
+
+def test_a_trick_game_keeps_its_options_and_record():
+    assert "auction" not in Rules.preset("brisca-2").options()
+    assert L.RECORD_LEN == 20 and L.CHIAMATA_RECORD_LEN > L.RECORD_LEN
+
+
+def test_action_codes_round_trip():
+    from briscasim.game import action_code, parse_action
+    for a in range(L.ACTION_PASS, L.N_ACTIONS):
+        assert parse_action(action_code(a), (L.ACTION_PASS,)) == a
+    assert parse_action("pass") == L.ACTION_KEEP             # at a swap offer
+    assert deck_order(CH)[:5] == [C.card_code(c) for c in new_deal(CH).deck[:5]]
