@@ -230,9 +230,9 @@ class Rules:
                                  f"Chiamata (rule option auction = {self.auction!r}: 5 "
                                  "players, spanish40, 8 cards each, no stock)")
         kind, _ = _parse_match(self.match)
-        if kind == "rounds_to_win":
-            raise RulesError(f"rule option match = {self.match!r} does not apply to Briscola "
-                             "Chiamata: use 'deal', 'deals N' or 'points P' (game points)")
+        if kind != "deal":
+            raise RulesError(f"rule option match = {self.match!r}: Briscola Chiamata plays "
+                             "single deals for now (match = 'deal')")
         from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
                 or not 1 <= self.max_deals <= MAX_MATCH_DEALS):

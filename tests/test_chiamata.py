@@ -324,6 +324,7 @@ def test_every_chiamata_preset_exists_and_plays():
     ("objective", "fewest"), ("tie", "last_trick"), ("black_hand", True),
     ("signals", "honest"), ("jack_over_horse", True), ("face_up_reshuffle", True),
     ("hand_size", 7), ("players", 4), ("deck", "spanish48"), ("match", "rounds_to_win 3"),
+    ("match", "deals 5"),
     ("min_points", 60), ("min_points", 121), ("auction", "blind"), ("cappotto", "all"),
 ])
 def test_options_that_do_not_apply_to_chiamata_are_refused_naming_them(option, value):

@@ -21,17 +21,22 @@ With ``objective = fewest`` (``brisca-reves``, or ``objective=fewest``) it mirro
 dumps its most valuable card on a trick someone else takes, and when it must take a trick it
 takes the fewest points, getting rid of its strongest card. A swap offer (when no swap
 policy is set) is accepted at once, except under ``fewest``. Deterministic: no randomness.
+
+In Briscola Chiamata it bids and calls by :mod:`.bidding`'s rule, then plays as above for its
+own seat: it does not yet count a partner it has worked out as its side.
 """
 import numpy as np
 from numba import njit
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD, PHASE_AUCTION,
+                             S_PHASE,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
 from .api import KIND_GREEDY
+from .bidding import contract_decision
 from .params import Param, StrategyDef
 
 P_TRUMP_THRESHOLD = 0
@@ -306,6 +311,8 @@ def _fewest(rules, params):
 @njit(cache=True, _nrt=False, inline="always")
 def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The greedy decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
+    if public[S_PHASE] >= PHASE_AUCTION:
+        return contract_decision(rules, public, hand, legal)   # Briscola Chiamata
     fewest = _fewest(rules, params)
     if V.swap_offered(public):
         answer = params[P_SWAP]
