@@ -27,7 +27,8 @@ from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_
 from .engine.layout import (MAX_HAND, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
                             PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS, S_HANDS,
                             S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
-from .engine.match import match_result, seating, tally_deal
+from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
+                           match_result, seating, tally_deal)
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled
 from .strategies.dispatch import EntryFunctions, SearchFunction, decider, draws_random
@@ -190,15 +191,20 @@ def matches_kernel(shape: int):
                 points[:] = 0
                 black = 0
                 j = 0
+                counted = 0
+                shift = 0       # times the deal has passed on (j, but for redeals)
                 result = UNDECIDED
                 while result == UNDECIDED:
                     shuffled_deck(rules, deck, partners, card_rng, key, j)
                     if not play_one(rules, kinds, params, entry_fns, search_fn, state,
-                                    views, legal, deck, key, j, seating(j, r, n)):
+                                    views, legal, deck, key, j, seating(shift, r, n)):
                         return item
-                    black += tally_deal(rules, state, j, won, points)
+                    tally = tally_deal(rules, state, shift, won, points)
+                    black += (tally & TALLY_BLACK_HAND) != 0
+                    counted += (tally & TALLY_THROWN_IN) == 0
+                    shift += (tally & TALLY_SAME_DEALER) == 0
                     j += 1
-                    result = match_result(rules, j, won, points)
+                    result = match_result(rules, counted, j, won, points)
                 row = i * n_rot + r
                 out[row, M_WINNER] = result
                 out[row, M_DEALS] = j

@@ -230,9 +230,9 @@ class Rules:
                                  f"Chiamata (rule option auction = {self.auction!r}: 5 "
                                  "players, spanish40, 8 cards each, no stock)")
         kind, _ = _parse_match(self.match)
-        if kind != "deal":
-            raise RulesError(f"rule option match = {self.match!r}: Briscola Chiamata plays "
-                             "single deals for now (match = 'deal')")
+        if kind == "rounds_to_win":
+            raise RulesError(f"rule option match = {self.match!r} does not apply to Briscola "
+                             "Chiamata: use 'deal', 'deals N' or 'points P' (game points)")
         from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
                 or not 1 <= self.max_deals <= MAX_MATCH_DEALS):
@@ -333,6 +333,8 @@ class Rules:
         r[L.R_HAND_SIZE] = self.hand_size
         r[L.R_N_SIDES] = len(self.sides)
         r[L.R_SIDE:L.R_SIDE + self.players] = self.side_of
+        for seats in self.sides:
+            r[L.R_MATES + np.asarray(seats)] = sum(1 << s for s in seats)
         deck = self.deck_ids
         r[L.R_DECK_N] = len(deck)
         r[L.R_N_IN_PLAY] = self.cards_in_play

@@ -324,7 +324,6 @@ def test_every_chiamata_preset_exists_and_plays():
     ("objective", "fewest"), ("tie", "last_trick"), ("black_hand", True),
     ("signals", "honest"), ("jack_over_horse", True), ("face_up_reshuffle", True),
     ("hand_size", 7), ("players", 4), ("deck", "spanish48"), ("match", "rounds_to_win 3"),
-    ("match", "deals 5"),
     ("min_points", 60), ("min_points", 121), ("auction", "blind"), ("cappotto", "all"),
 ])
 def test_options_that_do_not_apply_to_chiamata_are_refused_naming_them(option, value):
@@ -354,3 +353,104 @@ def test_action_codes_round_trip():
         assert parse_action(action_code(a), (L.ACTION_PASS,)) == a
     assert parse_action("pass") == L.ACTION_KEEP             # at a swap offer
     assert deck_order(CH)[:5] == [C.card_code(c) for c in new_deal(CH).deck[:5]]
+
+
+# ---- matches in game points (11.6.5, 11.6.8) ----------------------------------------------
+
+def tally(rules, deal, shift=0, won=None, points=None):
+    from briscasim.engine.match import tally_deal
+    won = np.zeros(6, np.int64) if won is None else won
+    points = np.zeros(6, np.int64) if points is None else points
+    return int(tally_deal(rules.to_array(), deal.state, shift, won, points)), won, points
+
+
+def test_a_thrown_in_deal_scores_nothing_and_keeps_the_dealer_unless_redeal_next_dealer():
+    from briscasim.engine.match import TALLY_SAME_DEALER, TALLY_THROWN_IN
+    for all_pass, bits in (("redeal_same_dealer", TALLY_THROWN_IN | TALLY_SAME_DEALER),
+                           ("redeal_next_dealer", TALLY_THROWN_IN)):
+        rules = Rules.preset("chiamata-5", all_pass=all_pass, match="deals 3")
+        got, won, points = tally(rules, run(new_deal(rules), *["pass"] * 5))
+        assert got == bits and not won.any() and not points.any()
+
+
+def test_a_played_deal_adds_game_points_to_the_players_after_the_shift():
+    rules = Rules.preset("chiamata-5", match="points 10", cappotto="off")
+    deal = played(rules, "bid:R")
+    got, won, points = tally(rules, deal, shift=2)
+    gp = deal.contract.game_points
+    assert got == 0
+    assert [int(points[(s + 2) % 5]) for s in range(5)] == list(gp)
+    assert [int(won[(s + 2) % 5]) for s in range(5)] == [g > 0 for g in gp]
+
+
+@pytest.mark.parametrize("match, counted, played_, points, want", [
+    ("deals 3", 2, 5, [3, -1, -1, 0, -1], L.UNDECIDED),   # thrown-in deals do not count
+    ("deals 3", 3, 5, [3, -1, -1, 0, -1], 0),             # the highest total of game points
+    ("deals 3", 3, 3, [2, 2, -1, -2, -1], L.DRAW),        # equal highest totals share
+    ("points 5", 4, 4, [4, 1, -2, -2, -1], L.UNDECIDED),
+    ("points 5", 4, 4, [5, 6, -4, -4, -3], 1),            # several reach it: the highest
+    ("points 5", 4, 4, [6, 6, -4, -4, -4], L.UNDECIDED),  # equal: play on
+])
+def test_match_winner_in_game_points(match, counted, played_, points, want):
+    from briscasim.engine.match import match_result
+    r = Rules.preset("chiamata-5", match=match).to_array()
+    pts = np.array(points + [0], np.int64)
+    assert match_result(r, counted, played_, np.zeros(6, np.int64), pts) == want
+
+
+@pytest.mark.slow     # compiles the match kernel
+def test_batch_matches_agree_with_their_replays():
+    from briscasim.replay import replay_match
+    from briscasim.simulate import Lineup, play_chunk
+    from briscasim import batch
+    rules = Rules.preset("chiamata-5", match="deals 4")
+    recs = play_chunk(rules, Lineup.build(rules, "random"), 11, 0, 30)
+    thrown = 0
+    for i, rec in enumerate(recs):
+        m = replay_match(rules, "random", 11, i)
+        assert (m.record == rec).all()
+        assert sum(d.contract.caller is not None for d in m.deals) == 4
+        assert rec[batch.M_DEALS] == len(m.deals)
+        assert sum(rec[batch.M_POINTS:batch.M_POINTS + 5]) == 0
+        thrown += len(m.deals) - 4
+        shifts = [d.shift for d in m.deals]
+        for a, b, d in zip(shifts, shifts[1:], m.deals):
+            assert b == a + (d.contract.caller is not None)    # a redeal keeps the dealer
+    assert thrown > 0
+
+
+# ---- strategies ----------------------------------------------------------------------------
+
+def test_greedy_bids_a_strong_hand_and_passes_a_weak_one():
+    from briscasim.strategies.bidding import contract_decision, expected_points
+    strong = new_deal(CH, hands=[["Ao", "3o", "Ro", "Co", "So", "Ac", "3c", "7o"]])
+    hand = strong._hand_slots(0)
+    legal = np.array(strong.legal_actions(), np.int16)
+    public = strong.state[:L.PUBLIC_LEN]
+    assert expected_points(strong._r, hand) >= 61
+    assert contract_decision(strong._r, public, hand, legal) == L.ACTION_BID   # bid:A
+    weak = new_deal(CH, hands=[["4c", "5c", "6e", "2e", "4b", "5b", "6b", "2c"]])
+    assert contract_decision(weak._r, weak.state[:L.PUBLIC_LEN], weak._hand_slots(0),
+                             np.array(weak.legal_actions(), np.int16)) == L.ACTION_PASS
+
+
+def test_greedy_calls_in_its_best_suit_a_card_it_lacks():
+    from briscasim.strategies.bidding import contract_decision
+    deal = run(new_deal(CH, hands=[["Ao", "3o", "Co", "So", "7o", "Ac", "4b", "2e"]]),
+               "bid:R", *["pass"] * 4)
+    choice = contract_decision(deal._r, deal.state[:L.PUBLIC_LEN], deal._hand_slots(0),
+                               np.array(deal.legal_actions(), np.int16))
+    assert choice == L.ACTION_CALL + C.card_id("Ro")
+
+
+def test_known_mates_follow_what_each_seat_may_know():
+    from briscasim.strategies.view import known_mates
+    deal = run(new_deal(CH, hands=[[], [], ["Ro"]]), "bid:R", *["pass"] * 4, "call:Ro")
+
+    def mates(s):
+        v = deal.view(s)
+        return int(known_mates(deal._r, v.public, v.hand, s))
+    assert [mates(s) for s in range(5)] == [1, 2, 4 | 1, 8, 16]
+    while C.card_id("Ro") in deal.hand(2):
+        deal.play(lowest(deal) if deal.turn != 2 else C.card_id("Ro"))
+    assert [mates(s) for s in range(5)] == [5, 26, 5, 26, 26]

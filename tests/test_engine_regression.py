@@ -67,7 +67,8 @@ def playout_digest(preset: str) -> str:
             k = (k * 5 + 3) % 10007
         d = deal.to_dict()
         facts = {k: d[k] for k in ("deck", "hands", "turned", "actions", "tricks", "swaps",
-                                   "draws", "outcome")}
+                                   "draws", "outcome", "auction", "called", "contract")
+                 if k in d}
         h.update(json.dumps(facts, sort_keys=True, default=lambda o: o.item()).encode())
     return h.hexdigest()[:16]
 

@@ -25,7 +25,8 @@ from briscasim.strategies.registry import REGISTRY
 pytestmark = pytest.mark.slow     # every strategy, search ones included, in every preset
 
 HIDDEN_PRESETS = ("brisca-2", "brisca-3-hidden", "brisca-4-pairs-signals", "brisca-5-undrawn",
-                  "brisca-6-threes", "brisca-reves")
+                  "brisca-6-threes", "brisca-reves", "chiamata-5", "chiamata-5-points",
+                  "chiamata-5-subito-al-due")
 
 
 def spec(name: str) -> str:
@@ -89,6 +90,9 @@ def test_only_legal_actions_in_every_preset(name, preset):
         out = play_chunk(rules, lineup, 17, 0, 3, rotations=n)
         pts = out[:, L.REC_POINTS:L.REC_POINTS + len(rules.sides)].sum(axis=1)
         done = out[:, L.REC_BLACK_HAND] < 0
+        if rules.chiamata:      # a deal thrown in takes no card points; game points are zero-sum
+            done &= out[:, L.REC_CONTRACT] >= 0
+            assert not out[:, L.REC_GAME_POINTS:L.REC_GAME_POINTS + n].sum(axis=1).any()
         assert (pts[done] + out[done, L.REC_OUT_POINTS] == 120).all()
 
 

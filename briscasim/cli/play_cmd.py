@@ -266,8 +266,8 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
                                            f"{', '.join(map(str, saved))}" if saved else ""))
         return
     from ..engine.match import seating
-    for j, deal in enumerate(deals):       # a deal ended by a black hand asks nobody
-        you.sit(deal, (seat - seating(j, 0, n)) % n)
+    for deal in deals:                     # a deal ended by a black hand asks nobody
+        you.sit(deal, (seat - seating(deal.shift, 0, n)) % n)
         you.catch_up(deal)
         out = deal.outcome
         side = rules.side_of[you.seat]

@@ -85,7 +85,8 @@ def replay(preset, rule_overrides, strategies, seed, deal_index, rotation, deck,
                 return
             n = rules.players
             for j, d in enumerate(m.deals):
-                click.echo(f"== match {deal_index}, deal {j} (seat s is player (s + {j}) % {n})")
+                click.echo(f"== match {deal_index}, deal {j} (seat s is player (s + {d.shift}) "
+                           f"% {n})")
                 click.echo(d.log())
                 click.echo("")
             click.echo(_outcome_line(rules, m))

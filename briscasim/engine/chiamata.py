@@ -18,7 +18,7 @@ from .layout import (
     ACTION_BID, ACTION_CALL, ACTION_PASS, ALL_PASS_REOPEN_61, AUCTION_POINTS_ONLY,
     AUCTION_RANK_ONLY, CAPPOTTO_OFF, CAPPOTTO_POINTS, DEFENDERS, DRAW, EVENT_BID,
     EVENT_CALL, EVENT_OVER, EVENT_PASS, EVENT_REOPEN, FIRST_POINT_BID, KNOWN_OUT,
-    LEAD_CALLER, MULTIPLIER_LADDER, N_BID_LEVELS, N_CARD_IDS, N_RANK_BIDS,
+    LEAD_CALLER, MAX_PLAYERS, MULTIPLIER_LADDER, N_BID_LEVELS, N_CARD_IDS, N_RANK_BIDS,
     PHASE_AUCTION, PHASE_CALL, PHASE_OVER, PHASE_PLAY, PHASE_REOPEN, REC_CALLED,
     REC_CALLER, REC_CONTRACT, REC_GAME_POINTS, REC_MULTIPLIER, REC_PARTNER, REC_SIDE_POINTS,
     REC_SIDE_TRICKS, REC_SUCCESS, REC_TARGET, R_ALL_PASS, R_AUCTION, R_BID_MULTIPLIER,
@@ -122,6 +122,24 @@ def legal_auction_actions(rules, state, out):
     return k
 
 
+@njit(cache=True, _nrt=False)
+def holder_of(state, card):
+    """The seat whose hand holds ``card``, else -1 (jitted)."""
+    holder = -1
+    for s in range(MAX_PLAYERS):
+        holder = s if holds(state, s, card) else holder
+    return holder
+
+
+@njit(cache=True, _nrt=False)
+def place_holder(state):
+    """Set the hidden holder of the called card (``S_HOLDER``) of a state whose hands were
+    filled in, as a search's sampled world is: the public partner once the card is played,
+    else the seat whose hand holds it (jitted)."""
+    partner = state[S_PARTNER]
+    state[S_HOLDER] = partner if partner >= 0 else holder_of(state, state[S_CALLED])
+
+
 # ---- the phases --------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -162,12 +180,8 @@ def auction_step(rules, state, action, events):
         card = action - ACTION_CALL
         if not may_call(rules, state, card):
             return -1
-        holder = -1
-        for s in range(n):
-            if holds(state, s, card):
-                holder = s
         state[S_CALLED] = card
-        state[S_HOLDER] = holder
+        state[S_HOLDER] = holder_of(state, card)
         state[S_TRUMP] = card_suit(rules, card)
         emit(events, EVENT_CALL, seat, card, card_suit(rules, card))
         lead = seat if rules[R_FIRST_LEAD] == LEAD_CALLER else 0

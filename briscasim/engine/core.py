@@ -404,7 +404,7 @@ def _after_draw(rules, state, winner):
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_deal(rules, state, events):
     if rules[R_AUCTION] != 0:
-        settle(rules, state, events)
+        chiamata.settle(rules, state, events)
         return
     n_sides = rules[R_N_SIDES]
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
@@ -498,7 +498,7 @@ def step(rules, state, action, events=None):
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
         emit(events, EVENT_PLAY, seat, action, played)
         if rules[R_AUCTION] != 0:
-            reveal_partner(state, seat, action)
+            chiamata.reveal_partner(state, seat, action)
         played += 1
         state[S_TRICK_N] = played
         if played < n:
@@ -533,7 +533,7 @@ def step(rules, state, action, events=None):
         state[S_PHASE] = PHASE_PLAY
         state[S_TURN] = seat
         return seat
-    return auction_step(rules, state, action, events)
+    return chiamata.auction_step(rules, state, action, events)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -559,7 +559,7 @@ def legal_actions(rules, state, out):
         return 2
     if phase == PHASE_OVER:
         return 0
-    return legal_auction_actions(rules, state, out)
+    return chiamata.legal_auction_actions(rules, state, out)
 
 
 
@@ -625,7 +625,7 @@ def write_record(rules, state, out):
     for s in range(6):
         out[REC_POINTS + s] = state[S_POINTS + s] if s < rules[R_N_SIDES] else 0
     if rules[R_AUCTION] != 0:
-        write_contract(rules, state, out)
+        chiamata.write_contract(rules, state, out)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -644,7 +644,6 @@ def out_of_play_points(rules, state):
     return pts
 
 
-# Briscola Chiamata's phases before the play, and its result (imported last: they use the
-# kernels above)
-from .chiamata import (auction_step, legal_auction_actions, reveal_partner,  # noqa: E402
-                       settle, write_contract)
+# Briscola Chiamata's phases before the play, and its result: a module that uses the kernels
+# above, imported last and called through its name (whichever of the two loads first)
+from . import chiamata  # noqa: E402

@@ -22,8 +22,10 @@ dumps its most valuable card on a trick someone else takes, and when it must tak
 takes the fewest points, getting rid of its strongest card. A swap offer (when no swap
 policy is set) is accepted at once, except under ``fewest``. Deterministic: no randomness.
 
-In Briscola Chiamata it bids and calls by :mod:`.bidding`'s rule, then plays as above for its
-own seat: it does not yet count a partner it has worked out as its side.
+In Briscola Chiamata it bids and calls by :mod:`.bidding`'s rule, then plays as above with
+the seats it knows to be on its side as partners (:func:`~.view.known_mates`: the called
+card's holder knows the caller at once, the others learn the sides when that card is played);
+a seat it cannot place counts as an opponent.
 """
 import numpy as np
 from numba import njit
@@ -133,16 +135,16 @@ def _in_hand(hand, card):
 
 
 @njit(cache=True, _nrt=False)
-def _threatened(rules, public, hand, seat, pos, winner_card):
+def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     """True if an opponent still to play in this trick may hold a card beating
-    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``)."""
+    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``);
+    ``mates`` are the seats known to be on the seat's side (:func:`~.view.known_mates`)."""
     n = V.players(rules)
-    side = V.side_of(rules, seat)
     trump = V.trump(public)
     opponent_after = False
     for k in range(1, n - pos):
         p = seat_after(seat, k, n)
-        if V.side_of(rules, p) != side:
+        if (mates >> p) & 1 == 0:
             opponent_after = True
     if not opponent_after:
         return False
@@ -158,7 +160,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
             elif 0 <= where < n:
                 k = where - seat
                 k += n if k < 0 else 0
-                if k == 0 or k >= n - pos or V.side_of(rules, where) == side:
+                if k == 0 or k >= n - pos or (mates >> where) & 1 != 0:
                     continue        # not an opponent still to play
             else:
                 continue            # played, face up or out of the deal
@@ -208,9 +210,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params):
         return _cheapest(rules, cards, trump, trump_keep)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
-    side = V.side_of(rules, seat)
+    mates = V.known_mates(rules, public, hand, seat)
     winner = seat_after(V.trick_leader(public), wi, n)
-    partner_winning = V.side_of(rules, winner) == side
+    partner_winning = (mates >> winner) & 1 != 0
     table = 0
     for i in range(pos):
         table += card_points(rules, V.trick_card(public, i))
@@ -237,7 +239,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params):
         key = 100 * card_points(rules, c) - strength
         take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
         if check_threat and take:
-            take = not _threatened(rules, public, hand, seat, pos, c if wins else best)
+            take = not _threatened(rules, public, hand, seat, pos, c if wins else best, mates)
         bank = c if take else bank
         bank_key = key if take else bank_key
         face = card_face(rules, c)

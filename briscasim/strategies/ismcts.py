@@ -63,8 +63,9 @@ from ..engine.core import hand_base, hand_of, legal_actions, signals
 from ..engine.layout import (DRAW, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_SIDES,
                              NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
-                             R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
-                             R_SIGNALS, S_BLACK_HAND, S_KNOWN, S_LEADER, S_PHASE,
+                             R_AUCTION, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
+                             R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_GAME_POINTS,
+                             S_KNOWN, S_LEADER, S_PHASE,
                              S_POINTS, S_TRICK, S_TRICK_N, S_TURN, S_WINNER, STATE_LEN)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
@@ -147,9 +148,15 @@ def side_rewards(rules, state, kind, margin_weight, total, out):
     a draw, else 0; with ``margin_weight`` w > 0, ``(1 - w)`` times that plus ``w`` times the
     margin reward. ``REWARD_MARGIN``: ``0.5 + margin / (2 * total)`` with ``margin`` the
     side's points minus the best other side's (negated under ``objective = fewest``). A
-    black hand gives 1 / 0 under either kind.
+    black hand gives 1 / 0 under either kind. In Briscola Chiamata (every seat a side of its
+    own) a seat's reward is 1 when its game points are positive, else 0, under either kind:
+    the game points already say which side made it.
     """
     n_sides = rules[R_N_SIDES]
+    if rules[R_AUCTION] != 0:
+        for s in range(n_sides):
+            out[s] = 1.0 if state[S_GAME_POINTS + s] > 0 else 0.0
+        return
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
     w = state[S_WINNER]
     if w != DRAW:

@@ -18,12 +18,13 @@ the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
 import numpy as np
 from numba import njit
 
-from ..engine.layout import N_CARD_IDS, R_SIDE, STATE_LEN
+from ..engine.layout import N_CARD_IDS, STATE_LEN
 from .api import KIND_PIMC
 from .params import Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
-from .solver import LEGAL_STRIDE, copy_state, root_values, search_bytes, search_views
+from .solver import (LEGAL_STRIDE, copy_state, root_values, search_bytes, search_views,
+                     team_of)
 
 P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
 CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
@@ -79,14 +80,14 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
     total = view(block, o_total, LEGAL_STRIDE, np.float64)
     votes = view(block, o_votes, LEGAL_STRIDE, np.float64)
     search = search_views(block, o_search)
-    side = rules[R_SIDE + seat]
     k = 0
     for w in range(n_worlds):
         if sampled:
             sample_world(base, spec, rng, world)
         else:
             copy_state(world, base)
-        k = root_values(rules, world, side, horizon, exact_plies, search, actions, values)
+        k = root_values(rules, world, team_of(rules, world, seat), horizon, exact_plies,
+                        search, actions, values)
         best = 0
         for i in range(k):
             if w == 0:

@@ -26,10 +26,11 @@ likely (tests/test_sampling.py checks this by enumeration).
 import numpy as np
 from numba import njit
 
+from ..engine.chiamata import place_holder
 from ..engine.core import hand_base
 from ..engine.layout import (KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
                              PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
-                             S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
+                             S_CALLED, S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
                              S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
                              START_STATE_SLOTS, STATE_LEN, Block)
 from ..engine.rng import below, uniform
@@ -301,6 +302,8 @@ def sample_world(base, spec, rng, out):
         spec[W_POOL + j] = spec[W_POOL + i]
         spec[W_POOL + i] = c
         out[spec[slot + i]] = c
+    if out[S_CALLED] >= 0:
+        place_holder(out)       # Briscola Chiamata: who holds the called card in this world
 
 
 @njit(cache=True, _nrt=False)
