@@ -86,6 +86,14 @@ QUESTIONS = {q.name: q for q in (
                   "experiments/luck_skill_ismcts.toml` and analyse it with `briscasim report "
                   "runs/luck_skill_ismcts` (the spec names this analysis). `expert` does not "
                   "exist in briscasim yet."),
+    Question("chiamata", "Briscola Chiamata: what to bid and whom to call",
+             "In chiamata-5 with greedy bidding, calling and play: the caller's success rate "
+             "and game points by contract and by the card points of his hand, calling a "
+             "partner against calling one's own card, each seat's edge, whether the caller "
+             "should lead the first trick, flat against ladder scoring, an auction by points; "
+             "and the strength of greedy among random players and of ISMCTS among greedy "
+             "players, as caller, partner and defender, on duplicate deals.",
+             ("chiamata", "chiamata_greedy_random", "chiamata_strength")),
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
              "Does holding the 7 of trumps help a strong player, and in which variants? ISMCTS "
              "at 1000 iterations a move on both sides (the opponent swaps at once) holds the 7 "
