@@ -454,3 +454,63 @@ def test_known_mates_follow_what_each_seat_may_know():
     while C.card_id("Ro") in deal.hand(2):
         deal.play(lowest(deal) if deal.turn != 2 else C.card_id("Ro"))
     assert [mates(s) for s in range(5)] == [5, 26, 5, 26, 26]
+
+
+# ---- the step API's events, replays and bad input -----------------------------------------
+
+def test_events_tell_the_whole_deal():
+    deal = Deal.from_seed(CH, 3, 1)
+    rng = np.random.default_rng(1)
+    while not deal.over:
+        legal = deal.legal_actions()
+        deal.play(legal[rng.integers(len(legal))])
+    kinds = [e.kind for e in deal.events]
+    assert kinds[:40] == ["dealt"] * 40 and "turned" not in kinds and "draw" not in kinds
+    calls = [e for e in deal.events if e.kind == "call"]
+    assert len(calls) == 1 and (calls[0].seat, calls[0].a) == (deal.contract.caller,
+                                                                deal.called)
+    assert calls[0].b == deal.trump
+    assert kinds.count("play") == 40 and kinds.count("trick") == 8 and kinds[-1] == "over"
+    over = deal.events[-1]
+    assert (over.a, over.b) == (deal.contract.side_points, 120 - deal.contract.side_points)
+    assert over.seat == (deal.contract.caller if deal.contract.success else L.DEFENDERS)
+    d = deal.to_dict()
+    assert d["contract"]["caller"] == deal.contract.caller and d["called"] == C.card_code(
+        deal.called)
+    again = Deal(CH, d["deck"])
+    for a in d["actions"]:
+        again.play(a)            # the action codes of a --json log replay the deal
+    assert again.contract == deal.contract
+
+
+def test_replay_refuses_an_illegal_bid_in_one_line(capsys):
+    from briscasim.cli.main import main
+    deck = " ".join(deck_order(CH))
+    with pytest.raises(SystemExit) as e:
+        main(["replay", "--preset", "chiamata-5", "--deck", deck,
+              "--actions", "bid:R bid:3"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(err) == 1
+    assert "action 2" in err[0] and "bid:3" in err[0]
+    main(["replay", "--preset", "chiamata-5", "--deck", deck, "--actions",
+          "bid:R pass pass pass pass call:Rb", "--json"])
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["actions"][-1] == "call:Rb" and out["trump"] == "bastos"
+
+
+@pytest.mark.parametrize("option, value", [("swap_seven", "true"), ("auction", "none")])
+def test_the_command_line_refuses_an_option_that_does_not_apply(capsys, option, value):
+    from briscasim.cli.main import main
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--preset", "chiamata-5", "--rule", f"{option}={value}",
+              "--deals", "10"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(err) == 1 and option in err[0]
+
+
+def test_the_learning_environments_refuse_chiamata():
+    from briscasim.envs import VectorEnv
+    from briscasim.errors import UserError
+    with pytest.raises(UserError, match="Chiamata"):
+        VectorEnv("chiamata-5", 4)

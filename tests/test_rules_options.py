@@ -42,7 +42,7 @@ DEFAULTS = {"swap_timing": "before_draw", "objective": "most", "tie": "draw",
 
 
 def test_every_preset_of_section_9_exists_and_nothing_else():
-    assert set(PRESETS) == set(PRESET_TABLE)
+    assert {p for p in PRESETS if not Rules.preset(p).chiamata} == set(PRESET_TABLE)
 
 
 @pytest.mark.parametrize("name", sorted(PRESET_TABLE))

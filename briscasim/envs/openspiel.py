@@ -68,6 +68,10 @@ class BriscaGame(pyspiel.Game):
         if preset not in PRESETS:
             raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
         self.rules = Rules.preset(preset)
+        if self.rules.chiamata:
+            raise ValueError(f"preset {preset!r}: the learning environments play the trick "
+                             "games; Briscola Chiamata's auction and call are not in their "
+                             "observation")
         self.deck_ids = tuple(self.rules.deck_ids)
         if self.rules.match_kind != "deal":
             raise ValueError(f"preset {preset!r} plays matches; the game is one deal")
