@@ -175,6 +175,8 @@ def test_the_call_names_the_trump_and_the_card_of_the_bid_rank_whose_holder_is_s
     while deal.turn != 2 or C.card_id("Ro") not in deal.legal_actions():
         deal.play(max(a for a in deal.legal_actions() if a != C.card_id("Ro")))
     deal.play("Ro")
+    while deal.current_trick:
+        deal.play(lowest(deal))
     assert all(deal.view(s).public[L.S_PARTNER] == 2 for s in range(5))
 
 

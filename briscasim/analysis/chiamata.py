@@ -60,13 +60,14 @@ def deals(run: Run, cell: dict) -> pd.DataFrame:
     rec = run.records(cell, cols)
     r = rules.to_array()
     seed = run.manifest["spec"]["seed"]
-    hands = {}
-    for d in np.unique(rec["deal"].to_numpy()):
-        deck = seeded_deck(r, seed, int(d))
-        hands[int(d)] = [int(sum(C_POINTS[c % 12] for c in deck[s::N])) for s in range(N)]
+    points = np.asarray(C_POINTS)
+    unique = np.unique(rec["deal"].to_numpy())
+    # the cards are dealt one at a time from seat 0: seat s holds deck[s::5]
+    hands = np.array([points[seeded_deck(r, seed, int(d)) % 12].reshape(-1, N).sum(axis=0)
+                      for d in unique])
     caller = rec["caller"].to_numpy()
-    rec["hand_points"] = [hands[int(d)][c] if c >= 0 else -1
-                          for d, c in zip(rec["deal"], caller)]
+    at = np.searchsorted(unique, rec["deal"].to_numpy())
+    rec["hand_points"] = np.where(caller >= 0, hands[at, caller.clip(0)], -1)
     rec["alone"] = rec["partner"] == rec["caller"]
     rec["class"] = [contract_class(int(v), rules) for v in rec["contract"]]
     gp = rec[[f"game_points_{s}" for s in range(N)]].to_numpy()
@@ -103,7 +104,7 @@ def seats(t: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for s in range(N):
         e = stats.mean_ci(t[f"game_points_{s}"])
-        rows.append(dict(seat=s, points=e.mean, lo=e.lo, hi=e.hi, p=e.p,
+        rows.append(dict(seat=int(s), points=e.mean, lo=e.lo, hi=e.hi, p=e.p,
                          caller=(t["caller"] == s).mean()))
     out = pd.DataFrame(rows)
     out["p_adj"] = stats.adjust(out["p"])
@@ -153,9 +154,10 @@ def _ci(m, lo, hi, scale=100.0, digits=1, sign=False):
 def analyse(runs: list[Run], ctx: Context):
     check(runs)
     frames = [deals(run, cell) for run in runs for cell in run.cells]
-    everyone = [f for f in frames if f[[f"strategy_{s}" for s in range(N)]].nunique(
-        axis=1).eq(1).all()]
-    mixed = [f for f in frames if f not in everyone]
+    alike = [bool(f[[f"strategy_{s}" for s in range(N)]].nunique(axis=1).eq(1).all())
+             for f in frames]
+    everyone = [f for f, a in zip(frames, alike) if a]
+    mixed = [f for f, a in zip(frames, alike) if not a]
     t = pd.concat(everyone, ignore_index=True) if everyone else pd.DataFrame()
     ctx.out.mkdir(parents=True, exist_ok=True)
     lines = header(runs, ctx)
@@ -305,11 +307,11 @@ def conclusion(tables: dict) -> list[str]:
                    f"caller is {best['group']} ({best['points']:+.2f} game points a deal).")
     hand = tables.get("chiamata_hand")
     if hand is not None and len(hand):
-        neg = hand[hand["p_hi"] < 0]["group"].tolist()
-        out.append("- The caller's game points grow with his hand's card points: from "
-                   f"{hand['points'].iloc[0]:+.2f} ({hand['group'].iloc[0]}) to "
-                   f"{hand['points'].iloc[-1]:+.2f} ({hand['group'].iloc[-1]})"
-                   + (f"; significantly negative for {', '.join(neg)}" if neg else "") + ".")
+        h = hand[hand["deals"] >= 1000]
+        out.append("- By the card points of the caller's hand (bands of at least 1,000 deals): "
+                   + ", ".join(f"{r['group']}: made {100 * r['success']:.0f}%, "
+                               f"{r['points']:+.2f} game points" for _, r in h.iterrows())
+                   + ".")
     alone = tables.get("chiamata_self_call")
     if alone is not None and len(alone) == 2:
         a = alone.set_index("group")
@@ -321,12 +323,11 @@ def conclusion(tables: dict) -> list[str]:
     seat_t = tables.get("chiamata_seats")
     if seat_t is not None:
         sig = seat_t[seat_t["p_adj"] < 0.05]
-        out.append("- Seats: " + (", ".join(f"seat {int(r['seat'])} {r['points']:+.3f}"
-                                             for _, r in sig.iterrows())
-                                   + " are significant; the others are not distinguishable "
-                                   "from 0" if len(sig) else
-                                   "no seat's mean game points differ significantly from 0")
-                   + ".")
+        rest = "" if len(sig) == len(seat_t) else "; the others are not distinguishable from 0"
+        out.append("- Seats' mean game points (0 the eldest, 4 the dealer): " + (
+            ", ".join(f"seat {int(r['seat'])} {r['points']:+.3f}" for _, r in sig.iterrows())
+            + " differ significantly from 0" + rest if len(sig) else
+            "none differs significantly from 0") + ".")
     v = tables.get("chiamata_variants")
     if v is not None:
         for _, r in v.iterrows():
@@ -338,8 +339,15 @@ def conclusion(tables: dict) -> list[str]:
     if rt is not None:
         for (s, among), g in rt.groupby(["strategy", "among"], sort=False):
             a = g.set_index("role")
-            out.append(f"- {s} among {among}: {a.loc['all', 'points']:+.2f} game points a deal"
-                       + "".join(f"; as {k} {a.loc[k, 'points']:+.2f}"
-                                 for k in ("caller", "partner", "defender") if k in a.index)
-                       + ".")
+            roles_ = [k for k in ("caller", "partner", "defender")
+                      if k in a.index and a.loc[k, "plays"] > 0]
+            never = [k for k in ("caller", "partner", "defender") if k not in roles_]
+            line = (f"- {s} among {among}: {a.loc['all', 'points']:+.2f} game points a deal"
+                    + "".join(f"; as {k} {a.loc[k, 'points']:+.2f}" for k in roles_))
+            if "vs_greedy" in a and not np.isnan(a.loc["all", "vs_greedy"]):
+                line += ("; against greedy in its seat "
+                         + ", ".join(k + " " + _ci(a.loc[k, "vs_greedy"], a.loc[k, "d_lo"],
+                                                   a.loc[k, "d_hi"], 1, 2, True)
+                                     for k in ["all"] + roles_))
+            out.append(line + (f" (never {', '.join(never)})" if never else "") + ".")
     return out

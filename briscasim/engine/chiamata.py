@@ -24,7 +24,8 @@ from .layout import (
     REC_SIDE_TRICKS, REC_SUCCESS, REC_TARGET, R_ALL_PASS, R_AUCTION, R_BID_MULTIPLIER,
     R_CAPPOTTO, R_FIRST_LEAD, R_MIN_POINTS, R_PLAYERS, R_SELF_CALL, S_BID, S_BIDDER,
     S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_N_TRICKS, S_PARTNER,
-    S_PASSED, S_PHASE, S_POINTS, S_REOPENED, S_TRICKS_WON, S_TRUMP, S_TURN, S_WINNER,
+    S_PASSED, S_PHASE, S_POINTS, S_REOPENED, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRUMP,
+    S_TURN, S_WINNER,
 )
 
 _TWO = 11
@@ -134,10 +135,10 @@ def holder_of(state, card):
 @njit(cache=True, _nrt=False)
 def place_holder(state):
     """Set the hidden holder of the called card (``S_HOLDER``) of a state whose hands were
-    filled in, as a search's sampled world is: the public partner once the card is played,
-    else the seat whose hand holds it (jitted)."""
-    partner = state[S_PARTNER]
-    state[S_HOLDER] = partner if partner >= 0 else holder_of(state, state[S_CALLED])
+    filled in, as a search's sampled world is, unless it is already known (the card has been
+    played, :func:`trick_partner`): the seat whose hand holds it (jitted)."""
+    if state[S_HOLDER] < 0:
+        state[S_HOLDER] = holder_of(state, state[S_CALLED])
 
 
 # ---- the phases --------------------------------------------------------------------------
@@ -238,11 +239,27 @@ def auction_step(rules, state, action, events):
     return nxt
 
 
+@njit(cache=True, _nrt=False)
+def reveal_partner(rules, state):
+    """Record the partner (``S_PARTNER``) when the trick just completed holds the called card
+    (jitted; once per trick, not on every card: the card itself is public in the trick as
+    soon as it is played, :func:`trick_partner`)."""
+    state[S_PARTNER] = trick_partner(rules, state)
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def reveal_partner(state, seat, card):
-    """Make the partner public when ``seat`` plays the called ``card`` (jitted)."""
-    if card == state[S_CALLED]:
-        state[S_PARTNER] = seat
+def trick_partner(rules, state):
+    """The seat that played the called card, from ``S_PARTNER`` or the current trick; -1 while
+    it is unplayed (jitted; reads the public state only)."""
+    partner = state[S_PARTNER]
+    called = state[S_CALLED]
+    n = rules[R_PLAYERS]
+    leader = state[S_LEADER]
+    for i in range(state[S_TRICK_N] if partner < 0 else 0):
+        if state[S_TRICK + i] == called:
+            p = leader + i
+            partner = p - n if p >= n else p
+    return partner
 
 
 # ---- the result --------------------------------------------------------------------------

@@ -444,6 +444,8 @@ def _finish_trick(rules, state, last, events):
     wi = n - 1 if beats(rules, last, best_card, state[S_TRUMP]) else wi
     winner = seat_after(state[S_LEADER], wi, n)
     side = rules[at(R_SIDE + winner)]
+    if rules[R_AUCTION] != 0:
+        chiamata.reveal_partner(rules, state)
     pts = 0
     for i in range(n):
         pts += card_points(rules, state[S_TRICK + i])
@@ -497,8 +499,6 @@ def step(rules, state, action, events=None):
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
         emit(events, EVENT_PLAY, seat, action, played)
-        if rules[R_AUCTION] != 0:
-            chiamata.reveal_partner(state, seat, action)
         played += 1
         state[S_TRICK_N] = played
         if played < n:

@@ -74,7 +74,6 @@ RULES = Block("rules vector", "int64")
 R_PLAYERS = RULES.field("players", 1, "number of seats, 2..6")
 R_N_SIDES = RULES.field("n_sides", 1, "sides (teams, or players when everyone is alone)")
 R_SIDE = RULES.field("side", MAX_PLAYERS, "side of each seat")
-R_MATES = RULES.field("mates", MAX_PLAYERS, "per seat, the bit mask of the seats of its side")
 R_HAND_SIZE = RULES.field("hand_size", 1, "cards in each hand after the deal, 1..MAX_HAND")
 R_DECK_N = RULES.field("deck_n", 1, "cards shuffled and dealt from (deck minus removed cards)")
 R_N_IN_PLAY = RULES.field("n_in_play", 1, "cards that come into play (minus undrawn cards)")
@@ -113,6 +112,7 @@ R_SELF_CALL = RULES.field("self_call", 1, "the caller may call a card he holds")
 R_FIRST_LEAD = RULES.field("first_lead", 1, "LEAD_*")
 R_CAPPOTTO = RULES.field("cappotto", 1, "CAPPOTTO_*")
 R_BID_MULTIPLIER = RULES.field("bid_multiplier", 1, "MULTIPLIER_*")
+R_MATES = RULES.field("mates", MAX_PLAYERS, "per seat, the bit mask of the seats of its side")
 
 EMPTY_POINTS, EMPTY_STRENGTH, EMPTY_SUIT, EMPTY_FACE = 0, 1_000_000, 4, 12
 """What the per-card tables read for NO_CARD: an empty slot never follows suit, never

@@ -26,11 +26,11 @@ likely (tests/test_sampling.py checks this by enumeration).
 import numpy as np
 from numba import njit
 
-from ..engine.chiamata import place_holder
+from ..engine.chiamata import place_holder, trick_partner
 from ..engine.core import hand_base
 from ..engine.layout import (KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
                              PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
-                             S_CALLED, S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
+                             S_CALLED, S_DRAWN, S_HOLDER, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
                              S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
                              START_STATE_SLOTS, STATE_LEN, Block)
 from ..engine.rng import below, uniform
@@ -122,6 +122,8 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         base[i] = start[i]
     for i in range(S_STOCK, S_STOCK + N_CARD_IDS):
         base[i] = NO_CARD
+    if public[S_CALLED] >= 0:
+        base[S_HOLDER] = trick_partner(rules, public)   # Chiamata: known once it is played
     count = spec[W_COUNT:W_COUNT + MAX_PLAYERS]
     hand_sizes(rules, public, hand, seat, count)
     mine = 0

@@ -16,6 +16,7 @@ empty hand slot.
 """
 from numba import njit
 
+from ..engine.chiamata import trick_partner
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, OBJECTIVE_FEWEST,
@@ -69,7 +70,7 @@ def known_mates(rules, public, hand, seat):
     if rules[R_AUCTION] == 0:
         return rules[R_MATES + seat]
     caller = public[S_CALLER]
-    partner = public[S_PARTNER]
+    partner = trick_partner(rules, public)
     called = public[S_CALLED]
     holds_called = False
     for i in range(hand.shape[0]):
