@@ -194,7 +194,10 @@ def analyse(runs: list[Run], ctx: Context):
                  f"{len(base):,} deals, {100 * thrown:.2f}% thrown in (everybody passed). "
                  "Success is the caller's side making its target; the caller's game points "
                  "are per played deal (±2 or ±4 when alone, doubled by cappotto).", "",
-                 "![contracts and hands](chiamata.png)", "", "### By contract", "",
+                 "![contracts and hands](chiamata.png)", "",
+                 "In the chart, circles: the caller's side's success rate (left axis); "
+                 "squares: the caller's game points (right axis); 95% intervals.", "",
+                 "### By contract", "",
                  markdown_table(con, fmt_group), "", "### By the card points of the caller's "
                  "hand", "", markdown_table(hand_t, fmt_group), "",
                  "### Calling a partner's card or one's own", "",
