@@ -9,7 +9,8 @@ them. The play itself is the engine's (no stock, no face-up card).
 Bids are levels (``ACTION_BID + level``, :mod:`briscasim.engine.layout`): 0..8 the ranks
 A 3 R C S 7 6 5 4, then ``9 + p - 61`` the contract of ``p`` points. Everything about the
 auction and the call is public; the seat that holds the called card is kept in the hidden
-part of the state (``S_HOLDER``) until that card is played (``S_PARTNER``).
+part of the state (``S_HOLDER``) until that card is played (:func:`trick_partner`; recorded
+in ``S_PARTNER`` when its trick is taken).
 """
 from numba import njit
 

@@ -167,7 +167,8 @@ S_PASSED = STATE.field("passed", 1, "bit mask of the seats that have passed")
 S_REOPENED = STATE.field("reopened", 1, "1 once the reopen round of reopen_61 has begun")
 S_CALLER = STATE.field("caller", 1, "seat that won the auction, -1: none (yet)")
 S_CALLED = STATE.field("called", 1, "the called card, -1: not called yet")
-S_PARTNER = STATE.field("partner", 1, "seat that played the called card, -1: not played yet")
+S_PARTNER = STATE.field("partner", 1, "seat that played the called card, from the end of "
+                        "that trick; -1 before (chiamata.trick_partner reads the trick too)")
 S_GAME_POINTS = STATE.field("game_points", MAX_PLAYERS, "game points of each seat in the "
                             "finished deal")
 PUBLIC_LEN = STATE.length
