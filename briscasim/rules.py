@@ -291,6 +291,10 @@ class Rules:
         r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS] = np.asarray(strength)[ids % 12]
         r[L.R_CARD_SUIT:L.R_CARD_SUIT + L.N_CARD_IDS] = ids // 12
         r[L.R_CARD_FACE:L.R_CARD_FACE + L.N_CARD_IDS] = ids % 12
+        stronger = np.asarray(strength)[None, :] > np.asarray(strength)[:, None]  # [face, f]
+        face_bits = (stronger.astype(np.int64) << np.arange(12)).sum(axis=1)
+        r[L.R_CARD_STRONGER:L.R_CARD_STRONGER + L.N_CARD_IDS] = (face_bits[ids % 12]
+                                                                 << (12 * (ids // 12)))
         for table, empty in ((L.R_CARD_POINTS, L.EMPTY_POINTS), (L.R_CARD_STRENGTH,
                              L.EMPTY_STRENGTH), (L.R_CARD_SUIT, L.EMPTY_SUIT),
                              (L.R_CARD_FACE, L.EMPTY_FACE)):

@@ -104,6 +104,8 @@ R_CARD_STRENGTH = RULES.field("card_strength", N_CARD_IDS, "strength of each car
                               "suit", before=1)
 R_CARD_SUIT = RULES.field("card_suit", N_CARD_IDS, "suit of each card", before=1)
 R_CARD_FACE = RULES.field("card_face", N_CARD_IDS, "face of each card", before=1)
+R_CARD_STRONGER = RULES.field("card_stronger", N_CARD_IDS, "bit mask of the cards of each "
+                              "card's suit that are stronger than it (bit = card id)")
 
 EMPTY_POINTS, EMPTY_STRENGTH, EMPTY_SUIT, EMPTY_FACE = 0, 1_000_000, 4, 12
 """What the per-card tables read for NO_CARD: an empty slot never follows suit, never
