@@ -22,10 +22,11 @@ import math
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import ScalarFormatter
 
 from .. import cards as C
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, figure, save, style
+from ..experiments.style import MARKERS, PALETTE, figure, hide_unused, save, style
 from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure
@@ -71,14 +72,19 @@ def trumps_dealt(rules, seed: int, deals: np.ndarray) -> np.ndarray:
     return out
 
 
-def plays(run: Run, cell: dict) -> pd.DataFrame:
+def plays(run: Run, cell: dict, dealt: dict | None = None) -> pd.DataFrame:
     """One row per play of the pairing's first strategy: deal, rotation, score, margin and
-    the signed trump difference (its side's trumps dealt minus the other side's)."""
+    the signed trump difference (its side's trumps dealt minus the other side's). ``dealt``
+    keeps the trumps dealt by (rules, seed) for the next cells with the same deals."""
     rules = run.rules(cell)
     long = run.long(cell)
     a = long[long["entry"] == 0].copy()
     deals = np.sort(a["deal"].unique())
-    tr = trumps_dealt(rules, run.spec["seed"], deals)
+    key = (repr(sorted(cell["rules"].items())), run.spec["seed"], deals.tobytes())
+    dealt = {} if dealt is None else dealt
+    if key not in dealt:
+        dealt[key] = trumps_dealt(rules, run.spec["seed"], deals)
+    tr = dealt[key]
     side_of = np.asarray(rules.side_of)
     k = len(rules.sides)
     side_tr = np.stack([tr[:, side_of == t].sum(axis=1) for t in range(k)], axis=1)
@@ -211,9 +217,10 @@ def _range(a, b, cap: int) -> str:
 def tables(runs: list[Run]):
     regs, decs, matches, curves = [], [], [], {}
     by_preset: dict[str, list] = {}
+    dealt: dict = {}
     for run in runs:
         for cell in run.cells:
-            d = plays(run, cell)
+            d = plays(run, cell, dealt)
             by_preset.setdefault(cell["variant"], []).append(d)
             pair = d["pair"].iloc[0]
             decs.append(dict(preset=cell["variant"], pair=pair, deals=int(
@@ -384,13 +391,15 @@ def curve_chart(curves: dict):
                         linewidth=1.1)
         ax.axhline(100 * TARGET, color="black", linewidth=0.8, linestyle=":")
         ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
         ax.set_title(preset)
-    for ax in axes[-1]:
-        ax.set_xlabel("deals in the match (odd N)")
+    for i, ax in enumerate(axes.flat[:len(presets)]):
+        if i + cols >= len(presets):             # the lowest panel of its column
+            ax.xaxis.set_tick_params(labelbottom=True)
     for ax in axes[:, 0]:
         ax.set_ylabel("match won (%)")
-    for ax in axes.flat[len(presets):]:
-        ax.set_visible(False)
+    hide_unused(axes, len(presets))
+    fig.supxlabel("deals in the match (odd N, log scale)", fontsize=9)
     handles, labels = [], []
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -414,17 +423,23 @@ def conclusion(reg, dec, mat) -> list[str]:
                  f"{100 * reg['r2_pair'].min():.1f}-{100 * reg['r2_pair'].max():.1f}%.")
     for pair, g in dec.groupby("pair", sort=False):
         lines.append(f"- **{pair}:** of the point margin's mean square, the deal decides "
-                     f"{100 * g['deal_share'].min():.0f}-{100 * g['deal_share'].max():.0f}% "
-                     f"across presets (lowest {g.loc[g['deal_share'].idxmin(), 'preset']}, "
-                     f"highest {g.loc[g['deal_share'].idxmax(), 'preset']}), the strategy "
-                     f"{100 * g['strategy_share'].min():.0f}-"
-                     f"{100 * g['strategy_share'].max():.0f}%, the rest (play randomness) "
-                     "the remainder.")
-    better = mat.dropna(subset=["best_of"])
+                     + _span(g, "deal_share") + ", the strategy " + _span(g, "strategy_share")
+                     + ", the rest (play randomness, and how cards and play combine) the "
+                     "remainder.")
+    better = mat[mat["best_of_range"] != ""]
     for _, m in better.iterrows():
-        if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs"):
+        if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs", "brisca-3-remove2"):
             lines.append(f"- **{m['preset']}, {m['pair']}:** {m['who']} wins 95% of matches "
-                         f"of {_fmt_n(m['best_of'])} deals ({m['best_of_range']}) or of "
-                         f"first to {_fmt_n(m['first_to'])} deal wins "
+                         f"of {_fmt_n(m['best_of'], m['cap'])} deals ({m['best_of_range']}) "
+                         f"or of first to {_fmt_n(m['first_to'], m['cap'])} deal wins "
                          f"({m['first_to_range']}).")
     return lines
+
+
+def _span(g: pd.DataFrame, col: str) -> str:
+    """``a%`` in one preset, else ``a-b% across presets (lowest P, highest Q)``."""
+    if len(g) == 1:
+        return f"{100 * g[col].iloc[0]:.0f}% ({g['preset'].iloc[0]})"
+    lo, hi = g.loc[g[col].idxmin()], g.loc[g[col].idxmax()]
+    return (f"{100 * lo[col]:.0f}-{100 * hi[col]:.0f}% across presets (lowest "
+            f"{lo['preset']}, highest {hi['preset']})")
