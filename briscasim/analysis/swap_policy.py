@@ -180,7 +180,7 @@ def forest(t: pd.DataFrame, col: str, scale: float, xlabel: str):
         ax.errorbar(m, y, xerr=err, fmt="o", color=PALETTE[0], markersize=3.5)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(y, policies)
-        ax.set_title(f"{variant}, {play}", fontsize=8.5)
+        ax.set_title(f"{variant}, {play}", fontsize=8.5, loc="center")
         ax.grid(axis="y", visible=False)
         if i + cols >= len(groups):              # the lowest panel of its column
             ax.xaxis.set_tick_params(labelbottom=True)
