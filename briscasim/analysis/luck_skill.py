@@ -73,8 +73,10 @@ def trumps_dealt(rules, seed: int, deals: np.ndarray) -> np.ndarray:
 
 
 def plays(run: Run, cell: dict, dealt: dict | None = None) -> pd.DataFrame:
-    """One row per play of the pairing's first strategy: deal, rotation, score, margin and
-    the signed trump difference (its side's trumps dealt minus the other side's). ``dealt``
+    """One row per play of the pairing's first strategy: deal, rotation, score, margin (its
+    side's points minus the mean of the other sides', which have as many points on average
+    when the strategies are equal) and the signed trump difference (its side's trumps dealt
+    minus the other sides' mean). ``dealt``
     keeps the trumps dealt by (rules, seed) for the next cells with the same deals."""
     rules = run.rules(cell)
     long = run.long(cell)
@@ -91,6 +93,9 @@ def plays(run: Run, cell: dict, dealt: dict | None = None) -> pd.DataFrame:
     row = np.searchsorted(deals, a["deal"].to_numpy())
     own = side_tr[row, a["side"].to_numpy()]
     a["trump_diff"] = (k * own - side_tr[row].sum(axis=1)) / (k - 1)   # own - others' mean
+    # the margin against the others' mean (each side holds one lineup entry, one long row)
+    total = long.groupby(["deal", "rotation"])["points"].transform("sum")[a.index]
+    a["margin"] = (k * a["points"] - total) / (k - 1)
     a["preset"] = cell["variant"]
     a["pair"] = pair_name(cell)
     a["sides"] = k
@@ -268,7 +273,9 @@ def analyse(runs: list[Run], ctx: Context):
               "*R² pairing* are the shares of the null deviance each explains alone (McFadden), "
               "*R² both* together.",
               "2. **The point margin's mean square, split.** The margin is the first "
-              "strategy's side's points minus the best other side's. In a duplicate deal the "
+              "strategy's side's points minus the other side's (at three sides, minus the mean "
+              "of the other two, so that equal strategies have a mean margin of zero and the "
+              "margins of a deal's three hands sum to zero). In a duplicate deal the "
               "first strategy holds each side's cards (and seat) in one rotation, so what the "
               "cards give it in one rotation they take away in the others: the *deal* part is "
               "minus the covariance of the deal's two margins (at three sides, minus twice the "
@@ -441,5 +448,7 @@ def _span(g: pd.DataFrame, col: str) -> str:
     if len(g) == 1:
         return f"{100 * g[col].iloc[0]:.0f}% ({g['preset'].iloc[0]})"
     lo, hi = g.loc[g[col].idxmin()], g.loc[g[col].idxmax()]
-    return (f"{100 * lo[col]:.0f}-{100 * hi[col]:.0f}% across presets (lowest "
+    if round(100 * lo[col]) == round(100 * hi[col]):
+        return f"{100 * lo[col]:.0f}% in every preset"
+    return (f"{100 * lo[col]:.0f} to {100 * hi[col]:.0f}% across presets (lowest "
             f"{lo['preset']}, highest {hi['preset']})")
