@@ -358,26 +358,39 @@ def trump_chart(reg: pd.DataFrame):
 
 
 def share_chart(dec: pd.DataFrame):
-    """The deal's share of the margin's variance, per preset; a marker per pairing."""
+    """The deal's share of the margin's variance per preset: a panel per first strategy of
+    the pairing (shared axes), a marker per pairing."""
     presets = list(dict.fromkeys(dec["preset"]))
-    pairs = list(dict.fromkeys(dec["pair"]))
-    fig, axes = figure(1, 1, panel_height=0.5 + 0.22 * len(presets))
-    ax = axes[0, 0]
-    off = 0.7 / max(len(pairs), 1)
-    for j, p in enumerate(pairs):
-        g = dec[dec["pair"] == p].set_index("preset").reindex(presets)
-        y = np.arange(len(presets)) + (j - (len(pairs) - 1) / 2) * off
-        ax.errorbar(100 * g["deal_share"], y, xerr=[100 * (g["deal_share"] - g["deal_lo"]),
-                                                    100 * (g["deal_hi"] - g["deal_share"])],
-                    fmt=MARKERS[j % len(MARKERS)], color=PALETTE[j % len(PALETTE)], label=p,
-                    markersize=3.5)
-    ax.set_yticks(range(len(presets)), presets)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of the point margin's mean square decided by the deal (%), 95% CI")
-    ax.set_title("The deal's share of the point margin")
-    ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    first = dec["pair"].str.split(" ").str[0]
+    groups = list(dict.fromkeys(first))
+    cols = min(2, len(groups))
+    rows = math.ceil(len(groups) / cols)
+    fig, axes = figure(rows, cols, panel_height=0.5 + 0.2 * len(presets), sharex=True,
+                       sharey=True)
+    y0 = np.arange(len(presets))
+    for ax, grp in zip(axes.flat, groups):
+        g = dec[first == grp]
+        pairs = list(dict.fromkeys(g["pair"]))
+        off = 0.7 / max(len(pairs), 1)
+        for j, p in enumerate(pairs):
+            h = g[g["pair"] == p].set_index("preset").reindex(presets)
+            y = y0 + (j - (len(pairs) - 1) / 2) * off
+            ax.errorbar(100 * h["deal_share"], y,
+                        xerr=np.nan_to_num([100 * (h["deal_share"] - h["deal_lo"]),
+                                            100 * (h["deal_hi"] - h["deal_share"])]),
+                        fmt=MARKERS[j], color=PALETTE[j], label=p, markersize=3.5)
+        ax.set_yticks(y0, presets)
+        ax.set_xlim(-5, 105)
+        ax.set_title(f"{grp} against ...")
+        ax.grid(axis="y", visible=False)
+        ax.legend(loc="lower left", bbox_to_anchor=(0.35, 0.0), fontsize=7)
+    axes[0, 0].invert_yaxis()
+    for i, ax in enumerate(axes.flat[:len(groups)]):
+        if i + cols >= len(groups):              # the lowest panel of its column
+            ax.xaxis.set_tick_params(labelbottom=True)
+    hide_unused(axes, len(groups))
+    fig.supxlabel("share of the point margin's mean square decided by the deal (%), 95% CI",
+                  fontsize=9)
     return fig
 
 
