@@ -210,10 +210,10 @@ def _give(state, seat, card):
     state[at(base + trailing_zeros(slots_equal(state, base, NO_CARD)))] = card
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _black_hand(rules, state, seat):
-    if rules[R_BLACK_HAND] == 0:
-        return False
+    """True if ``seat`` holds the trump A, 3 and R (called only under the black-hand rule,
+    and out of line: it is rare, and kept out of the kernels' code)."""
     t = state[S_TRUMP] * 12
     return (holds(state, seat, t + _ACE) and holds(state, seat, t + _THREE)
             and holds(state, seat, t + _KING))
@@ -274,10 +274,11 @@ def start_deal(rules, state, deck, events=None):
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
-    for s in range(n):
-        if _black_hand(rules, state, s):
-            _end_by_black_hand(rules, state, s, events)
-            return
+    if rules[R_BLACK_HAND] != 0:
+        for s in range(n):
+            if _black_hand(rules, state, s):
+                _end_by_black_hand(rules, state, s, events)
+                return
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -502,30 +503,38 @@ def step(rules, state, action, events=None):
             return seat
         return _finish_trick(rules, state, action, events)
     if phase == PHASE_SWAP:
-        offered = swap_card(rules, state, seat)
-        seven = card_face(rules, offered) == _SEVEN
-        if action == ACTION_SWAP:
-            _do_swap(rules, state, seat, events)
-            if _black_hand(rules, state, seat):
-                _end_by_black_hand(rules, state, seat, events)
-                return seat
-        elif action == ACTION_KEEP:
-            emit(events, EVENT_DECLINE, seat, offered, -1)
-            if seven:
-                state[S_SWAP7_DECLINED] += 1
-            else:
-                state[S_SWAP2_DECLINED] += 1
-        else:
-            return -1
-        # the swapping seat won the trick and leads the next one (after the draw, if the
-        # swap came before it)
-        if (rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW
-                and not _draw_round(rules, state, seat, events)):
-            return seat
-        state[S_PHASE] = PHASE_PLAY
-        state[S_TURN] = seat
-        return seat
+        return _answer_swap(rules, state, seat, action, events)
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def _answer_swap(rules, state, seat, action, events):
+    """:func:`step` at a swap offer to ``seat``: swap or keep, then the draw if the offer came
+    before it (out of line: an offer comes a few times a deal at most, and the kernels that
+    inline :func:`step` stay smaller to compile)."""
+    offered = swap_card(rules, state, seat)
+    seven = card_face(rules, offered) == _SEVEN
+    if action == ACTION_SWAP:
+        _do_swap(rules, state, seat, events)
+        if rules[R_BLACK_HAND] != 0 and _black_hand(rules, state, seat):
+            _end_by_black_hand(rules, state, seat, events)
+            return seat
+    elif action == ACTION_KEEP:
+        emit(events, EVENT_DECLINE, seat, offered, -1)
+        if seven:
+            state[S_SWAP7_DECLINED] += 1
+        else:
+            state[S_SWAP2_DECLINED] += 1
+    else:
+        return -1
+    # the swapping seat won the trick and leads the next one (after the draw, if the
+    # swap came before it)
+    if (rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW
+            and not _draw_round(rules, state, seat, events)):
+        return seat
+    state[S_PHASE] = PHASE_PLAY
+    state[S_TURN] = seat
+    return seat
 
 
 @njit(cache=True, _nrt=False, inline="always")

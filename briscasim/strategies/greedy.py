@@ -246,7 +246,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params):
     return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)   # out of line: only Brisca al revés plays it
 def _play_fewest(rules, public, legal, seat):
     n = V.players(rules)
     trump = V.trump(public)
