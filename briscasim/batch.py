@@ -24,10 +24,11 @@ import numpy as np
 from numba import njit, types
 
 from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (MAX_HAND, MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
-                            PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS, S_HANDS,
-                            S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
-from .engine.match import match_result, seating, tally_deal
+from .engine.layout import (MAX_HAND, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
+                            PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
+                            R_START_STATE, S_HANDS, S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
+from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
+                           match_result, seating, tally_deal)
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled
 from .strategies.dispatch import EntryFunctions, SearchFunction, decider, draws_random
@@ -61,7 +62,7 @@ def _scratch(work16, work64):
     return (work16[:STATE_LEN], work16[STATE_LEN:deck], work16[deck:partners],
             work64[2 * MAX_SIDES:seats].view(np.uint64),
             work64[seats:seats + STREAM_LEN].view(np.uint64),
-            work16[partners:partners + MAX_LEGAL])
+            work16[partners:partners + MAX_LEGAL_ANY])
 
 
 def deal_player(shape: int):
@@ -89,7 +90,9 @@ def deal_player(shape: int):
                 start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot,
                                                                                s)))
         start_deal(rules, state, deck, None)
-        seat = state[S_TURN]
+        # int64 from the start, as step returns it: numba types the loop's calls once, not
+        # once for an int16 seat and again for an int64 one
+        seat = np.int64(state[S_TURN])
         while state[S_PHASE] != PHASE_OVER:
             entry = seat + rot
             if entry >= n:
@@ -113,30 +116,34 @@ KERNEL_SIGNATURE = types.int64(
 """The signature of the kernels of :func:`deals_kernel` and :func:`matches_kernel`, which
 compile on first use (:func:`kernel`)."""
 
-WORK_I16 = STATE_LEN + 2 * N_CARD_IDS + MAX_LEGAL
+WORK_I16 = STATE_LEN + 2 * N_CARD_IDS + MAX_LEGAL_ANY
 """scratch: a state, a deck, the shuffle's partners, the legal actions"""
 WORK_I64 = 2 * MAX_SIDES + (MAX_PLAYERS + 1) * STREAM_LEN
 """scratch: match tallies, streams"""
 _PAGE = 4096
-_I16_END = RULES_LEN + (WORK_I16 + 3) // 4     # new_work's page: rules | int16 | int64 slots
-assert (_I16_END + WORK_I64) * 8 <= _PAGE
+_I16_SLOTS = (WORK_I16 + 3) // 4
+_RULES_AT = _I16_SLOTS + WORK_I64     # new_work's block: int16 | int64 slots | rules vector
+_BLOCK = _RULES_AT + RULES_LEN
+assert (_RULES_AT + R_START_STATE) * 8 <= _PAGE
 
 
 def new_work():
     """Scratch for one thread running a batch kernel: ``(rules, work16, work64)``, where
     ``rules`` receives a copy of the rules vector (:func:`briscasim.simulate.play_chunk`).
 
-    All three lie in one 4 KB page. Zen 4, like most x86 cores, treats a load as dependent
-    on an earlier store whose address has the same low 12 bits ("4K aliasing"); with the
-    state, the streams and the rules vector in separate allocations, how often that stalls
-    the deal loop was up to the allocator (measured: 591-631 ns per random deal, depending
-    only on where the state fell). In one page no two of their addresses alias.
+    All three start in one 4 KB page, the rules vector last: only its tail, the start-state
+    template that :func:`~briscasim.engine.core.start_deal` copies once a deal, may run past
+    the page. Zen 4, like most x86 cores, treats a load as dependent on an earlier store whose
+    address has the same low 12 bits ("4K aliasing"); with the state, the streams and the
+    rules vector in separate allocations, how often that stalls the deal loop was up to the
+    allocator (measured: 591-631 ns per random deal, depending only on where the state fell).
+    Within one page no two of the addresses the deal loop uses alias.
     """
-    block = np.empty(_PAGE // 8 * 2, np.int64)
+    block = np.empty(_PAGE // 8 + _BLOCK, np.int64)
     start = (-block.ctypes.data % _PAGE) // 8
-    page = block[start:start + _PAGE // 8]
-    return (page[:RULES_LEN], page[RULES_LEN:_I16_END].view(np.int16)[:WORK_I16],
-            page[_I16_END:_I16_END + WORK_I64])
+    work = block[start:start + _BLOCK]
+    return (work[_RULES_AT:], work[:_I16_SLOTS].view(np.int16)[:WORK_I16],
+            work[_I16_SLOTS:_RULES_AT])
 
 
 def deals_kernel(shape: int):
@@ -190,15 +197,20 @@ def matches_kernel(shape: int):
                 points[:] = 0
                 black = 0
                 j = 0
+                counted = 0
+                shift = 0       # times the deal has passed on (j, but for redeals)
                 result = UNDECIDED
                 while result == UNDECIDED:
                     shuffled_deck(rules, deck, partners, card_rng, key, j)
                     if not play_one(rules, kinds, params, entry_fns, search_fn, state,
-                                    views, legal, deck, key, j, seating(j, r, n)):
+                                    views, legal, deck, key, j, seating(shift, r, n)):
                         return item
-                    black += tally_deal(rules, state, j, won, points)
+                    tally = tally_deal(rules, state, shift, won, points)
+                    black += (tally & TALLY_BLACK_HAND) != 0
+                    counted += (tally & TALLY_THROWN_IN) == 0
+                    shift += (tally & TALLY_SAME_DEALER) == 0
                     j += 1
-                    result = match_result(rules, j, won, points)
+                    result = match_result(rules, counted, j, won, points)
                 row = i * n_rot + r
                 out[row, M_WINNER] = result
                 out[row, M_DEALS] = j

@@ -19,6 +19,7 @@ from .rules import Rules
 from .simulate import Lineup, play_chunk, simulate
 
 BENCH_PRESET = "brisca-2"
+CHIAMATA_PRESET = "chiamata-5"
 CHUNK = 32768
 
 
@@ -189,6 +190,11 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
     out["greedy_deals_per_second"] = kernel_deals_per_second("greedy", greedy_deals, repeats)
     say("expert vs expert, one thread (kernel)")
     out["expert_deals_per_second"] = kernel_deals_per_second("expert", greedy_deals, repeats)
+    say("Briscola Chiamata (chiamata-5, auction included), random and greedy, one thread")
+    out["chiamata_random_deals_per_second"] = kernel_deals_per_second(
+        "random", deals, repeats, preset=CHIAMATA_PRESET)
+    out["chiamata_greedy_deals_per_second"] = kernel_deals_per_second(
+        "greedy", greedy_deals, repeats, preset=CHIAMATA_PRESET)
     say("the Python step API, random legal actions, one thread")
     out["step_api_deals_per_second"] = step_api_deals_per_second(repeats=repeats)
     out["vector_env_steps_per_second"] = vector_env_steps_per_second(2 ** 10, 2 * deals, repeats)
@@ -223,6 +229,10 @@ def format_bench(d: dict) -> str:
         f"{rate(d['random_deals_per_second_all_cores'])} deals/s (scaling {d['scaling']:.2f}x)",
         f"greedy vs greedy, one thread:          {rate(d['greedy_deals_per_second'])} deals/s",
         f"expert vs expert, one thread:          {rate(d['expert_deals_per_second'])} deals/s",
+        f"chiamata-5 random, one thread:         "
+        f"{rate(d['chiamata_random_deals_per_second'])} deals/s",
+        f"chiamata-5 greedy, one thread:         "
+        f"{rate(d['chiamata_greedy_deals_per_second'])} deals/s",
         f"Python step API (Deal), one thread:    {rate(d['step_api_deals_per_second'])} deals/s",
         f"VectorEnv, 1024 deals, one thread:     {rate(d['vector_env_steps_per_second'])} steps/s",
     ]

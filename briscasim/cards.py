@@ -48,6 +48,11 @@ def card_code(card: int) -> str:
     return FACES[card % N_FACES] + SUITS[card // N_FACES]
 
 
+def suit_name(suit: int) -> str:
+    """The name of a trump suit; ``"none"`` for a deal without trump (``trump = none``)."""
+    return SUIT_NAMES[suit] if 0 <= suit < len(SUIT_NAMES) else "none"
+
+
 FACE_NAMES = ("ace", "three", "king", "horse", "jack", "nine", "eight", "seven", "six",
               "five", "four", "two")
 

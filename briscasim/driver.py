@@ -130,17 +130,23 @@ def match_deals(rules: Rules, lineup, seed: int, match: int, rotation: int = 0,
                 people=None):
     """The deals of match ``match`` played as the match kernel plays them (``people`` as
     for :class:`LineupPlayers`), and its tallies: ``(deals, deals_won, points,
-    black_hands, result)`` (players' sides)."""
-    from .engine.match import match_result, seating, tally_deal
+    black_hands, result)`` (players' sides). Each deal's ``shift`` is the times the deal
+    had passed on before it (engine seat ``s`` is player ``(s + shift) % n``)."""
+    from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
+                               match_result, seating, tally_deal)
     r = rules.to_array()
     n = rules.players
     won = np.zeros(L.MAX_SIDES, np.int64)
     points = np.zeros(L.MAX_SIDES, np.int64)
-    deals, black, result = [], 0, L.UNDECIDED
+    deals, black, counted, shift, result = [], 0, 0, 0, L.UNDECIDED
     while result == L.UNDECIDED:
         j = len(deals)
-        deal = play_deal(rules, lineup, seed, match, j, seating(j, rotation, n), people)
+        deal = play_deal(rules, lineup, seed, match, j, seating(shift, rotation, n), people)
+        deal.shift = shift
         deals.append(deal)
-        black += tally_deal(r, deal.state, j, won, points)
-        result = int(match_result(r, len(deals), won, points))
+        tally = int(tally_deal(r, deal.state, shift, won, points))
+        black += bool(tally & TALLY_BLACK_HAND)
+        counted += not tally & TALLY_THROWN_IN
+        shift += not tally & TALLY_SAME_DEALER
+        result = int(match_result(r, counted, len(deals), won, points))
     return deals, won, points, black, result

@@ -77,10 +77,36 @@ class Outcome:
     black_hand: int | None   # seat that won by a black hand
     points: tuple[int, ...]  # per side
     out_of_play_points: int
+    target_seat: int | None = None   # seat whose captured points reached target_points
 
     def to_dict(self):
-        return {"winner": self.winner, "black_hand": self.black_hand,
-                "points": list(self.points), "out_of_play_points": self.out_of_play_points}
+        out = {"winner": self.winner, "black_hand": self.black_hand,
+               "points": list(self.points), "out_of_play_points": self.out_of_play_points}
+        if self.target_seat is not None:       # only deals that ended on target_points
+            out["target_seat"] = self.target_seat
+        return out
+
+
+@dataclass(frozen=True)
+class Contract:
+    """Briscola Chiamata: the auction's result and the deal's score (``None`` fields while
+    unknown; a deal thrown in has no caller)."""
+    bid: str | None          # the winning bid's action code
+    target: int | None       # card points the caller's side needs
+    caller: int | None
+    called: int | None       # the called card
+    partner: int | None      # the called card's holder (the caller when alone)
+    side_points: int | None  # card points of the caller's side
+    success: bool | None
+    multiplier: int          # ladder times cappotto; 0 when thrown in
+    game_points: tuple[int, ...]
+
+    def to_dict(self):
+        return {"bid": self.bid, "target": self.target, "caller": self.caller,
+                "called": None if self.called is None else C.card_code(self.called),
+                "partner": self.partner, "side_points": self.side_points,
+                "success": self.success, "multiplier": self.multiplier,
+                "game_points": list(self.game_points)}
 
 
 @dataclass(frozen=True)
@@ -118,23 +144,29 @@ class Event(NamedTuple):
     b: int
 
     def to_dict(self) -> dict:
-        """The event as plain data, cards as codes."""
-        cards = _EVENT_CARDS[self.kind]
+        """The event as plain data, cards and bids as codes."""
         out = {"event": self.kind, "seat": self.seat}
-        for name, value, is_card in zip(_EVENT_FIELDS[self.kind], (self.a, self.b), cards):
-            out[name] = C.card_code(value) if is_card else value
+        for name, value, kind in zip(_EVENT_FIELDS[self.kind], (self.a, self.b),
+                                     _EVENT_CARDS[self.kind]):
+            out[name] = (C.card_code(value) if kind is True else
+                         action_code(L.ACTION_BID + value) if kind == "bid" else value)
         return out
 
 
 EVENT_NAMES = ("dealt", "turned", "play", "trick", "draw", "swap", "decline", "black_hand",
-               "over")
+               "over", "target", "bid", "pass", "reopen", "call")
 _EVENT_FIELDS = {"dealt": ("card",), "turned": ("card", "trump"), "play": ("card", "place"),
                  "trick": ("points", "trick"), "draw": ("card", "face_up"),
                  "swap": ("given", "taken"), "decline": ("card",), "black_hand": (),
-                 "over": ("points_0", "points_1")}
+                 "over": ("points_0", "points_1"), "target": ("points", "trick"),
+                 "bid": ("bid", "target"), "pass": (), "reopen": ("reopens",),
+                 "call": ("card", "trump")}
 _EVENT_CARDS = {"dealt": (True,), "turned": (True, False), "play": (True, False),
                 "trick": (False, False), "draw": (True, False), "swap": (True, True),
-                "decline": (True,), "black_hand": (), "over": (False, False)}
+                "decline": (True,), "black_hand": (), "over": (False, False),
+                "target": (False, False), "bid": ("bid", False), "pass": (), "reopen": (False,),
+                "call": (True, False)}
+"""Per event field: True a card (written as its code), "bid" a bid level, else a number."""
 
 
 def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.ndarray:
@@ -154,10 +186,12 @@ def seeded_deck(r: np.ndarray, seed: int, item: int, deal_no: int = 0) -> np.nda
 _STATE_AT = L.RULES_LEN
 _EVENTS_AT = _STATE_AT + (L.STATE_LEN + 3) // 4
 _LEGAL_AT = _EVENTS_AT + L.MAX_EVENTS * L.EVENT_LEN // 4
-_DECK_AT = _LEGAL_AT + 1 + L.MAX_LEGAL
+_DECK_AT = _LEGAL_AT + 1 + L.MAX_LEGAL_ANY
 _SHUFFLE_AT = _DECK_AT + L.N_CARD_IDS // 4
 _BUFFER_LEN = _SHUFFLE_AT + L.N_CARD_IDS // 4 + STREAM_LEN
 _REPLY_LEN = 1 + L.MAX_LEGAL
+"""The reply tuple holds up to ``MAX_LEGAL`` actions; more (Briscola Chiamata's auction and
+call) are read from the buffer (:func:`_reply_actions`)."""
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -212,8 +246,15 @@ def _started(buffer, seed: int, item: int, shuffle: bool) -> tuple[int, ...]:
     if _START is None:
         _ADVANCE = entry_point(_advance, _ADVANCE_SIGNATURE)
         _START = entry_point(_start, _START_SIGNATURE)
-    reply = _START(buffer, seed, item, shuffle)
-    return reply[1:1 + reply[0]]
+    return _reply_actions(buffer, _START(buffer, seed, item, shuffle))
+
+
+def _reply_actions(buffer, reply) -> tuple[int, ...]:
+    """The legal actions of a reply of :func:`_start` or :func:`_advance`."""
+    n = reply[0]
+    if n <= L.MAX_LEGAL:
+        return reply[1:1 + n]
+    return tuple(buffer[_LEGAL_AT + 1:_LEGAL_AT + 1 + n].tolist())
 
 
 class Deal:
@@ -302,7 +343,7 @@ class Deal:
     # ---- state ------------------------------------------------------------------------
     @property
     def phase(self) -> str:
-        return ("play", "swap", "over")[int(self.state[L.S_PHASE])]
+        return PHASE_NAMES[int(self.state[L.S_PHASE])]
 
     @property
     def over(self) -> bool:
@@ -353,13 +394,49 @@ class Deal:
         return tuple(int(p) for p in self.state[L.S_POINTS:L.S_POINTS + n])
 
     @property
+    def auction(self) -> list[tuple[int, str]]:
+        """Briscola Chiamata: ``(seat, action code)`` of every bid, pass and answer to the
+        reopen question so far, in order."""
+        out = []
+        for e in self.events:
+            if e.kind == "bid":
+                out.append((e.seat, action_code(L.ACTION_BID + e.a)))
+            elif e.kind == "pass" or (e.kind == "reopen" and not e.a):
+                out.append((e.seat, "pass"))
+        return out
+
+    @property
+    def contract(self) -> Contract | None:
+        """Briscola Chiamata: the contract and score once the deal is over (else None)."""
+        if not self.rules.chiamata or not self.over:
+            return None
+        rec = np.zeros(L.CHIAMATA_RECORD_LEN, np.int32)
+        core.write_record(self._r, self.state, rec)
+        gp = tuple(int(g) for g in rec[L.REC_GAME_POINTS:L.REC_GAME_POINTS + self.rules.players])
+        if rec[L.REC_CALLER] < 0:
+            return Contract(None, None, None, None, None, None, None, 0, gp)
+        return Contract(action_code(L.ACTION_BID + int(rec[L.REC_CONTRACT])),
+                        int(rec[L.REC_TARGET]), int(rec[L.REC_CALLER]),
+                        int(rec[L.REC_CALLED]), int(rec[L.REC_PARTNER]),
+                        int(rec[L.REC_SIDE_POINTS]), bool(rec[L.REC_SUCCESS]),
+                        int(rec[L.REC_MULTIPLIER]), gp)
+
+    @property
+    def called(self) -> int | None:
+        """Briscola Chiamata: the called card, once called."""
+        c = int(self.state[L.S_CALLED])
+        return None if c < 0 else c
+
+    @property
     def outcome(self) -> Outcome | None:
         if not self.over:
             return None
         w = int(self.state[L.S_WINNER])
         b = int(self.state[L.S_BLACK_HAND])
-        return Outcome(None if w == L.DRAW else w, None if b < 0 else b, self.points,
-                       int(core.out_of_play_points(self._r, self.state)))
+        t = int(self.state[L.S_TARGET_SEAT])
+        return Outcome(None if w in (L.DRAW, L.DEFENDERS) else w, None if b < 0 else b,
+                       self.points, int(core.out_of_play_points(self._r, self.state)),
+                       None if t < 0 else t)
 
     # ---- actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -371,13 +448,15 @@ class Deal:
         return [action_code(a) for a in self._legal]
 
     def play(self, action) -> None:
-        """Apply an action: a card id or code, or ``"swap"`` / ``"keep"`` at a swap offer."""
+        """Apply an action: a card id or code, ``"swap"`` / ``"keep"`` at a swap offer, or
+        in Briscola Chiamata a bid, ``"pass"`` or a call (docs/rules.md, action codes)."""
         if type(action) is not int:
-            action = parse_action(action)
+            action = parse_action(action, self._legal)
         if action not in self._legal:
             raise self._illegal(action)
         reply = _ADVANCE(self._buffer, action)     # set by the deal's start
-        self._legal = reply[1:1 + reply[0]]
+        self._legal = reply[1:1 + reply[0]] if reply[0] <= L.MAX_LEGAL else _reply_actions(
+            self._buffer, reply)
         self.actions.append(action)
 
     def play_out(self, decide: Callable[["Deal"], object]) -> "Deal":
@@ -450,11 +529,26 @@ class Deal:
     def to_dict(self) -> dict:
         """The whole deal as plain data (for ``--json``)."""
         out = self.outcome
+        if self.rules.chiamata:
+            contract = self.contract
+            return {
+                "rules": self.rules.name, "options": self.rules.options(),
+                "deck": [C.card_code(c) for c in self.deck],
+                "hands": [[C.card_code(c) for c in h] for h in self.initial_hands],
+                "auction": [{"seat": s, "action": a} for s, a in self.auction],
+                "called": None if self.called is None else C.card_code(self.called),
+                "trump": None if self.trump < 0 else C.SUIT_NAMES[self.trump],
+                "actions": [action_code(a) for a in self.actions],
+                "tricks": [t.to_dict() for t in self.tricks],
+                "events": [e.to_dict() for e in self.events],
+                "outcome": out.to_dict() if out else None,
+                "contract": contract.to_dict() if contract else None,
+            }
         return {
             "rules": self.rules.name, "options": self.rules.options(),
             "deck": [C.card_code(c) for c in self.deck],
             "hands": [[C.card_code(c) for c in h] for h in self.initial_hands],
-            "turned": C.card_code(self.turned), "trump": C.SUIT_NAMES[self.trump],
+            "turned": C.card_code(self.turned) if self.turned != L.NO_CARD else None, "trump": C.suit_name(self.trump),
             "actions": [action_code(a) for a in self.actions],
             "tricks": [t.to_dict() for t in self.tricks],
             "swaps": [w.to_dict() for w in self.swaps],
@@ -466,10 +560,21 @@ class Deal:
     def log(self) -> str:
         """A readable account of the deal so far, from its events."""
         r = self.rules
-        lines = [f"rules: {r.name} ({r.players} players, {r.deck})",
-                 f"face-up card: {C.card_code(self.turned)} (trump {C.SUIT_NAMES[self.trump]})"]
-        for s, h in enumerate(self.initial_hands):
-            lines.append(f"seat {s} (side {r.side_of[s]}) hand: {' '.join(map(C.card_code, h))}")
+        lines = [f"rules: {r.name} ({r.players} players, {r.deck})"]
+        if r.chiamata:
+            for s, h in enumerate(self.initial_hands):
+                lines.append(f"seat {s} hand: {' '.join(map(C.card_code, h))}")
+            lines.append("auction: " + " ".join(f"{s}:{a}" for s, a in self.auction))
+            if self.called is not None:
+                lines.append(f"seat {int(self.state[L.S_CALLER])} calls "
+                             f"{C.card_code(self.called)} (trump {C.suit_name(self.trump)})")
+        else:
+            lines.append(f"face-up card: {C.card_code(self.turned)} (trump "
+                         f"{C.suit_name(self.trump)})" if self.turned != L.NO_CARD
+                         else "no face-up card, no trump")
+            for s, h in enumerate(self.initial_hands):
+                lines.append(f"seat {s} (side {r.side_of[s]}) hand: "
+                             f"{' '.join(map(C.card_code, h))}")
         trick, draws = [], []
 
         def flush_draws():
@@ -495,11 +600,24 @@ class Deal:
         if trick:
             lines.append("current trick: " + " ".join(c.split(":")[1] for c in trick))
         out = self.outcome
-        if out:
+        if out and r.chiamata:
+            k = self.contract
+            if k.caller is None:
+                lines.append("thrown in: everybody passed")
+            else:
+                alone = " alone" if k.partner == k.caller else f" with seat {k.partner}"
+                lines.append(f"result: seat {k.caller}{alone}, {k.bid} (target {k.target}): "
+                             f"{k.side_points} card points, "
+                             f"{'made' if k.success else 'failed'}; game points "
+                             f"{' '.join(map(str, k.game_points))}")
+        elif out:
             pts = ", ".join(f"side {i}: {p}" for i, p in enumerate(out.points))
             if out.black_hand is not None:
                 lines.append(f"black hand: seat {out.black_hand} wins for side {out.winner}"
                              f" ({pts})")
+            elif out.target_seat is not None:
+                lines.append(f"seat {out.target_seat} reaches {r.target_points} points and "
+                             f"wins for side {out.winner} ({pts})")
             else:
                 res = "draw" if out.winner is None else f"side {out.winner} wins"
                 lines.append(f"result: {res} ({pts}; out of play: "
@@ -535,30 +653,65 @@ def _code(a: int) -> str:
     return action_code(a) if 0 <= a < L.N_ACTIONS else str(a)
 
 
+PHASE_NAMES = ("play", "swap", "over", "auction", "reopen", "call")
+"""The names of the engine's phases (``PHASE_*``), by number."""
+_RANK_BIDS = tuple(C.FACES[f] for f in L.BID_FACES)
+
+
 def action_code(a: int) -> str:
+    """The text code of an action: a card code, ``swap`` / ``keep``, and in Briscola
+    Chiamata ``pass``, ``bid:A`` .. ``bid:4`` (rank bids), ``bid:61`` .. ``bid:120`` (point
+    contracts; in a rank auction the two at those points) and ``call:Ro`` (a call)."""
     if a == L.ACTION_SWAP:
         return "swap"
     if a == L.ACTION_KEEP:
         return "keep"
+    if a == L.ACTION_PASS:
+        return "pass"
+    if L.ACTION_BID <= a < L.ACTION_CALL:
+        level = a - L.ACTION_BID
+        return "bid:" + (_RANK_BIDS[level] if level < L.N_RANK_BIDS
+                         else str(level - L.N_RANK_BIDS + L.FIRST_POINT_BID))
+    if a >= L.ACTION_CALL:
+        return "call:" + C.card_code(a - L.ACTION_CALL)
     return C.card_code(a)
 
 
-def parse_action(action) -> int:
-    """An action from a card id or code, ``"swap"`` or ``"keep"``."""
+def parse_action(action, legal=()) -> int:
+    """An action from an action id or code (:func:`action_code`); ``pass`` is the auction's
+    pass when ``legal`` holds it, else ``keep`` (declining a swap)."""
     if isinstance(action, (bool, np.bool_)):
         raise IllegalAction(f"action {action!r} is neither a card nor swap / keep")
     if isinstance(action, (int, np.integer)):
         if not 0 <= action < L.N_ACTIONS:
-            raise IllegalAction(f"action {int(action)} is neither a card id (0..47) nor "
-                                f"swap ({L.ACTION_SWAP}) / keep ({L.ACTION_KEEP})")
+            raise IllegalAction(f"action {int(action)} is not an action id (0..47 cards, "
+                                f"{L.ACTION_SWAP} swap, {L.ACTION_KEEP} keep, "
+                                f"{L.ACTION_PASS}..{L.N_ACTIONS - 1} pass, bids and calls)")
         return int(action)
     text = str(action).strip()
-    if text.lower() == "swap":
+    low = text.lower()
+    if low == "swap":
         return L.ACTION_SWAP
-    if text.lower() in ("keep", "pass", "no-swap"):
+    if low == "pass" and L.ACTION_PASS in legal:
+        return L.ACTION_PASS
+    if low in ("keep", "pass", "no-swap"):
         return L.ACTION_KEEP
+    kind, colon, what = text.partition(":")
+    if colon and kind.lower() == "bid":
+        what = what.strip().upper()
+        if what in _RANK_BIDS:
+            return L.ACTION_BID + _RANK_BIDS.index(what)
+        if what.isdigit() and L.FIRST_POINT_BID <= int(what) <= 120:
+            return L.ACTION_BID + L.N_RANK_BIDS + int(what) - L.FIRST_POINT_BID
+        raise IllegalAction(f"action {text!r}: a bid is bid:A, bid:3, bid:R, bid:C, bid:S, "
+                            "bid:7, bid:6, bid:5, bid:4 or bid:61 .. bid:120")
+    if colon and kind.lower() == "call":
+        try:
+            return L.ACTION_CALL + C.card_id(what.strip())
+        except C.CardError as e:
+            raise IllegalAction(f"action {text!r}: {e}") from None
     try:
         return C.card_id(text)
     except C.CardError as e:
-        raise IllegalAction(f"action {text!r}: {e} (or 'swap' / 'keep' at a swap offer)") \
-            from None
+        raise IllegalAction(f"action {text!r}: {e} (or 'swap' / 'keep' at a swap offer; "
+                            "'pass', 'bid:..' or 'call:..' in Briscola Chiamata)") from None

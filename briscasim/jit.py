@@ -1,4 +1,4 @@
-"""Kernels compiled on first use, and a fix to numba's inliner.
+"""Kernels compiled on first use, and two fixes to numba's inliner.
 
 A kernel with an explicit signature in ``@njit`` compiles when its module is imported. The
 batch kernels and the search strategies instead compile (or load from the numba cache) only
@@ -6,7 +6,8 @@ when a run first needs them, so that a random-vs-random simulation never waits f
 compile, and a run of single deals never waits for the match kernel.
 
 Importing this module (the engine's modules do, before anything of theirs compiles) also
-mends a quadratic cost in numba's IR inliner, :func:`_fix_inliner`.
+mends two costs of numba's IR inliner: a quadratic copy (:func:`_fix_inliner`) and the
+translation of an inlined function afresh at every call site (:func:`_share_inlined_ir`).
 """
 import copy
 import inspect
@@ -35,7 +36,9 @@ def _fix_inliner() -> bool:
     engine and the simple strategies, whose IR has hundreds of blocks and thousands of
     variables, and that copy took about half of a kernel's compile time (a greedy kernel
     85 -> 37 s of CPU time). One deep copy of all the blocks copies the scope once and
-    gives the same IR (the kernels' records are unchanged, bit for bit). Where numba's code
+    gives the same IR (the kernels' records are unchanged, bit for bit). numba then copies
+    the copy once more, to return an unchanged IR that both of its callers throw away: that
+    second copy is skipped (the callee's IR is returned in its place). Where numba's code
     is not the one this was written for, nothing is changed.
     """
     worker = inline_closurecall.InlineWorker
@@ -49,12 +52,14 @@ def _fix_inliner() -> bool:
                  "        for block_label, block in the_ir.blocks.items():\n"
                  "            new_block = copy.deepcopy(the_ir.blocks[block_label])\n"
                  "            kernel_copy.blocks[block_label] = new_block\n")
-    if source.count(per_block) != 1:
+    spare_copy = "    callee_ir_original = copy_ir(callee_ir)\n"
+    if source.count(per_block) != 1 or source.count(spare_copy) != 1:
         return False
+    source = source.replace(per_block, "        kernel_copy.blocks = copy.deepcopy("
+                            "the_ir.blocks)\n")
+    source = source.replace(spare_copy, "    callee_ir_original = callee_ir\n")
     namespace = dict(vars(inline_closurecall), copy=copy)
-    exec(compile(source.replace(per_block, "        kernel_copy.blocks = copy.deepcopy("
-                                "the_ir.blocks)\n"), inline_closurecall.__file__, "exec"),
-         namespace)
+    exec(compile(source, inline_closurecall.__file__, "exec"), namespace)
     fixed = namespace["inline_ir"]
     fixed._briscasim_fixed = True
     worker.inline_ir = fixed
@@ -63,6 +68,57 @@ def _fix_inliner() -> bool:
 
 INLINER_FIXED = _fix_inliner()
 """True if :func:`_fix_inliner` applies to the installed numba."""
+
+
+def _share_inlined_ir() -> bool:
+    """Make numba's IR inliner build the IR of each inlined function once per process; return
+    True if done.
+
+    To inline a function (``inline="always"``) numba runs the untyped passes of the compiler
+    over it afresh at every call site, inlining its own callees again on the way, so a helper
+    inlined at a hundred call sites is translated from bytecode a hundred times (with the
+    nesting, 614 translations for the kernel of every lineup shape). The inliner deep-copies
+    the IR it is given before it changes anything, so one IR per function (and per set of
+    compiler flags) serves every call site; the kernels' machine code is the same.
+    """
+    worker = inline_closurecall.InlineWorker
+    if getattr(worker.inline_function, "_briscasim_shared", False):
+        return True
+    try:
+        params = list(inspect.signature(worker.inline_function).parameters)
+        run_params = list(inspect.signature(worker.run_untyped_passes).parameters)
+        source = inspect.getsource(worker.inline_function)
+    except (OSError, TypeError, ValueError):
+        return False
+    if (params != ["self", "caller_ir", "block", "i", "function", "arg_typs"]
+            or run_params != ["self", "func", "enable_ssa"]
+            or "callee_ir = self.run_untyped_passes(function)" not in source
+            or "self.inline_ir(" not in source):
+        return False
+    irs = {}
+    lock = threading.Lock()
+
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        self.flags.enable_ssa = False       # as run_untyped_passes leaves it
+        key = (function, self.flags.get_mangle_string(), type(self.pipeline),
+               self.typingctx, self.targetctx, tuple(sorted((self.locals or {}).items())))
+        with lock:
+            callee_ir = irs.get(key)
+        if callee_ir is None:
+            callee_ir = self.run_untyped_passes(function)
+            with lock:
+                callee_ir = irs.setdefault(key, callee_ir)
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars,
+                              arg_typs=arg_typs)
+
+    inline_function._briscasim_shared = True
+    inline_function.__doc__ = worker.inline_function.__doc__
+    worker.inline_function = inline_function
+    return True
+
+
+INLINED_IR_SHARED = _share_inlined_ir()
+"""True if :func:`_share_inlined_ir` applies to the installed numba."""
 
 _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here

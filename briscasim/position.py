@@ -115,7 +115,7 @@ def position_of(deal: Deal) -> dict:
     return {"rules": r.name, "at": len(deal.actions), "seat": seat, "side": r.side_of[seat],
             "phase": deal.phase, "hand": [C.card_code(c) for c in deal.hand(seat)],
             "trick": [C.card_code(c) for c in deal.current_trick],
-            "face_up": C.card_code(deal.face_up), "trump": C.SUIT_NAMES[deal.trump],
+            "face_up": C.card_code(deal.face_up), "trump": C.suit_name(deal.trump),
             "points": list(deal.points), "tricks_done": int(deal.state[S_TRICK_NO]),
             "legal": [action_code(a) for a in deal.legal_actions()]}
 

@@ -27,7 +27,7 @@ from .simulate import Lineup
 
 def deal_record(deal: Deal) -> np.ndarray:
     """The ``REC_*`` record of a finished deal, as the batch kernels write it."""
-    out = np.zeros(L.RECORD_LEN, np.int32)
+    out = np.zeros(L.CHIAMATA_RECORD_LEN if deal.rules.chiamata else L.RECORD_LEN, np.int32)
     core.write_record(deal._r, deal.state, out)
     return out
 
@@ -82,7 +82,8 @@ def replay_typed(rules: Rules, deck, actions=(), where: str = "") -> Deal:
     """A deal from an explicit deck order (top first) and the actions played, each checked.
 
     ``deck`` and ``actions`` are sequences or space/comma separated strings of card codes;
-    an action may also be ``swap`` or ``keep`` at a swap offer. The actions may stop before
+    an action may also be ``swap`` or ``keep`` at a swap offer, and in Briscola Chiamata
+    ``pass``, a bid (``bid:R``, ``bid:75``) or a call (``call:Ro``). The actions may stop before
     the end of the deal. ``where`` prefixes error messages (a file name).
     """
     pre = f"{where}: " if where else ""
@@ -99,7 +100,7 @@ def replay_typed(rules: Rules, deck, actions=(), where: str = "") -> Deal:
 
 FILE_KEYS = frozenset({"deck", "actions", "preset", "rules", "options",       # read
                        "hands", "turned", "trump", "tricks", "swaps", "draws", "events",
-                       "outcome",
+                       "outcome", "auction", "called", "contract",
                        "seed", "deal_index", "rotation", "strategies"})  # written by --json
 """Keys of a deal file: those read, and the others ``replay --json`` writes."""
 

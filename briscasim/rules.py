@@ -30,8 +30,20 @@ LEFTOVERS = ("remove", "face_up", "hidden")
 TIMINGS = ("before_draw", "after_draw")
 OBJECTIVES = ("most", "fewest")
 TIES = ("draw", "last_trick")
-SIGNALS = ("none", "honest")
+SIGNALS = ("none", "honest", "rais")
+TRUMPS = ("turned_card", "none")
+CLAIMS = ("auto",)
 MATCH_KINDS = ("deal", "deals", "rounds_to_win", "points")
+AUCTIONS = ("rank_then_points", "rank_only", "points_only", "subito_al_due")
+ALL_PASS = ("redeal_same_dealer", "redeal_next_dealer", "reopen_61")
+FIRST_LEADS = ("eldest", "caller")
+CAPPOTTOS = ("points", "tricks", "off")
+BID_MULTIPLIERS = ("flat", "ladder")
+CHIAMATA_DEFAULTS = dict(all_pass="redeal_same_dealer", min_points=61, self_call=True,
+                         first_lead="eldest", cappotto="points", bid_multiplier="flat")
+"""Briscola Chiamata's options besides ``auction`` (which makes the game Chiamata), with
+their defaults; unset (None) in every other game."""
+CHIAMATA_OPTIONS = ("auction", *CHIAMATA_DEFAULTS)
 DECKS = tuple(C.DECK_FACES)
 
 
@@ -54,8 +66,22 @@ class Rules:
     face_up_reshuffle: bool = False
     jack_over_horse: bool = False
     signals: str = "none"
+    rais_seats: tuple[int, ...] = (0, 1)
+    trump: str = "turned_card"
+    must_follow_suit: bool = False
+    open_hands: bool = False
+    stock_top_visible: bool = False
+    target_points: int | None = None
+    claim: str = "auto"
     match: str = "deal"
     max_deals: int = 1000
+    auction: str | None = None
+    all_pass: str | None = None
+    min_points: int | None = None
+    self_call: bool | None = None
+    first_lead: str | None = None
+    cappotto: str | None = None
+    bid_multiplier: str | None = None
     name: str = field(default="custom", compare=False)
 
     # ---- construction ------------------------------------------------------------------
@@ -86,11 +112,15 @@ class Rules:
         return Rules.from_options(opts, name=label)
 
     def options(self) -> dict:
-        """Every option as a plain dict (no name)."""
+        """Every option as a plain dict (no name; Briscola Chiamata's only in Chiamata)."""
         d = dataclasses.asdict(self)
         d.pop("name")
+        if self.auction is None:
+            for k in CHIAMATA_OPTIONS:
+                d.pop(k)
         if d["removed_cards"] is not None:
             d["removed_cards"] = list(d["removed_cards"])
+        d["rais_seats"] = list(d["rais_seats"])
         return d
 
     # ---- validation --------------------------------------------------------------------
@@ -99,6 +129,14 @@ class Rules:
             if value not in valid:
                 raise RulesError(f"rule option {opt} = {value!r} is not valid; "
                                  f"valid values: {', '.join(map(str, valid))}")
+
+        if self.auction is not None:
+            self._check_chiamata(choice)
+            return
+        for opt in CHIAMATA_DEFAULTS:
+            if getattr(self, opt) is not None:
+                raise RulesError(f"rule option {opt} applies to Briscola Chiamata only "
+                                 "(rule option auction set, as in preset chiamata-5)")
 
         if not isinstance(self.players, int) or not 2 <= self.players <= 6:
             raise RulesError(f"rule option players = {self.players!r} is not supported; "
@@ -115,9 +153,10 @@ class Rules:
         choice("objective", self.objective, OBJECTIVES)
         choice("tie", self.tie, TIES)
         choice("signals", self.signals, SIGNALS)
-        for opt in ("swap_seven", "swap_two", "black_hand", "face_up_reshuffle",
-                    "jack_over_horse"):
-            if not isinstance(getattr(self, opt), bool):
+        choice("trump", self.trump, TRUMPS)
+        choice("claim", self.claim, CLAIMS)
+        for opt in _BOOL_OPTIONS:
+            if opt not in CHIAMATA_OPTIONS and not isinstance(getattr(self, opt), bool):
                 raise RulesError(f"rule option {opt} = {getattr(self, opt)!r} must be "
                                  "true or false")
         if self.teams == "pairs" and self.players not in (4, 6):
@@ -129,6 +168,24 @@ class Rules:
         if self.signals != "none" and self.teams == "none":
             raise RulesError(f"rule option signals = {self.signals!r} needs partnerships; "
                              "set teams = 'pairs' or 'threes'")
+        if self.trump == "none":
+            for opt, value in (("swap_seven", self.swap_seven), ("swap_two", self.swap_two),
+                               ("face_up_reshuffle", self.face_up_reshuffle),
+                               ("black_hand", self.black_hand),
+                               ("signals", self.signals != "none" and self.signals),
+                               ("leftover", self.leftover == "face_up" and self.leftover)):
+                if value:
+                    raise RulesError(f"rule option {opt} = {_format_value(value)} does not "
+                                     "apply to trump = 'none' (no face-up card, no trump)")
+        if self.target_points is not None:
+            if (not isinstance(self.target_points, int) or isinstance(self.target_points, bool)
+                    or not 1 <= self.target_points <= 120):
+                raise RulesError(f"rule option target_points = {self.target_points!r} must be "
+                                 "a whole number from 1 to 120, or none")
+            if self.objective != "most":
+                raise RulesError(f"rule option target_points = {self.target_points} needs "
+                                 f"objective = 'most', not objective = {self.objective!r}")
+        self._check_rais()
         kind, target = _parse_match(self.match)
         from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
@@ -165,10 +222,77 @@ class Rules:
                     f"rule option removed_cards = {[C.card_code(c) for c in self.removed_ids]}"
                     f" leaves {in_play} cards, which do not divide among "
                     f"players = {self.players}")
-        if self.cards_in_play < self.hand_size * self.players + 1:
+        if self.cards_in_play < self.hand_size * self.players + (self.trump != "none"):
             raise RulesError(f"too few cards in play ({self.cards_in_play}) for "
                              f"players = {self.players} with hand_size = {self.hand_size}")
         del kind, target
+
+    def _check_rais(self) -> None:
+        """``rais_seats``: one captain per side, and only under ``signals = rais``."""
+        seats = self.rais_seats
+        text = f"rule option rais_seats = {list(seats) if isinstance(seats, tuple) else seats!r}"
+        if (not isinstance(seats, tuple)
+                or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats)):
+            raise RulesError(f"{text} must be a list of seats, one captain per side")
+        if self.signals != "rais":
+            if seats != (0, 1):
+                raise RulesError(f"{text} applies only to signals = 'rais', not signals = "
+                                 f"{self.signals!r}")
+            return
+        sides = self.sides
+        if (len(seats) != len(sides) or not all(0 <= s < self.players for s in seats)
+                or sorted(self.side_of[s] for s in seats) != list(range(len(sides)))):
+            raise RulesError(f"{text} must name one captain per side: "
+                             + ", ".join(f"one of {side}" for side in sides))
+
+    _CHIAMATA_FIXED = dict(players=5, deck="spanish40", hand_size=8, teams="none",
+                           leftover=None, removed_cards=None, swap_seven=False,
+                           swap_two=False, swap_timing="before_draw", objective="most",
+                           tie="draw", black_hand=False, face_up_reshuffle=False,
+                           jack_over_horse=False, signals="none", trump="turned_card",
+                           open_hands=False, stock_top_visible=False,
+                           target_points=None, rais_seats=(0, 1))
+    """The options Briscola Chiamata fixes: anything else does not apply to it."""
+
+    def _check_chiamata(self, choice) -> None:
+        """Validate (and complete with the defaults) the options of Briscola Chiamata."""
+        choice("auction", self.auction, AUCTIONS)
+        for opt, value in CHIAMATA_DEFAULTS.items():
+            if getattr(self, opt) is None:
+                object.__setattr__(self, opt, value)
+        choice("all_pass", self.all_pass, ALL_PASS)
+        choice("first_lead", self.first_lead, FIRST_LEADS)
+        choice("cappotto", self.cappotto, CAPPOTTOS)
+        choice("bid_multiplier", self.bid_multiplier, BID_MULTIPLIERS)
+        for opt in ("self_call", "must_follow_suit"):
+            if not isinstance(getattr(self, opt), bool):
+                raise RulesError(f"rule option {opt} = {getattr(self, opt)!r} must be true or "
+                                 "false")
+        if (not isinstance(self.min_points, int) or isinstance(self.min_points, bool)
+                or not 61 <= self.min_points <= 120):
+            raise RulesError(f"rule option min_points = {self.min_points!r} must be a whole "
+                             "number from 61 to 120")
+        for opt, value in self._CHIAMATA_FIXED.items():
+            if getattr(self, opt) != value:
+                given = (f" = {getattr(self, opt)!r}" if opt in ("players", "deck", "hand_size")
+                         else "")
+                raise RulesError(f"rule option {opt}{given} does not apply to Briscola "
+                                 f"Chiamata (rule option auction = {self.auction!r}: 5 "
+                                 "players, spanish40, 8 cards each, no stock)")
+        kind, _ = _parse_match(self.match)
+        if kind == "rounds_to_win":
+            raise RulesError(f"rule option match = {self.match!r} does not apply to Briscola "
+                             "Chiamata: use 'deal', 'deals N' or 'points P' (game points)")
+        from .limits import MAX_MATCH_DEALS
+        if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
+                or not 1 <= self.max_deals <= MAX_MATCH_DEALS):
+            raise RulesError(f"rule option max_deals = {self.max_deals!r} must be a whole "
+                             f"number from 1 to {MAX_MATCH_DEALS:,}")
+
+    @property
+    def chiamata(self) -> bool:
+        """True for Briscola Chiamata (rule option ``auction`` set)."""
+        return self.auction is not None
 
     @property
     def _remove_by_default(self) -> bool:
@@ -259,6 +383,8 @@ class Rules:
         r[L.R_HAND_SIZE] = self.hand_size
         r[L.R_N_SIDES] = len(self.sides)
         r[L.R_SIDE:L.R_SIDE + self.players] = self.side_of
+        for seats in self.sides:
+            r[L.R_MATES + np.asarray(seats)] = sum(1 << s for s in seats)
         deck = self.deck_ids
         r[L.R_DECK_N] = len(deck)
         r[L.R_N_IN_PLAY] = self.cards_in_play
@@ -273,7 +399,16 @@ class Rules:
         r[L.R_TIE] = TIES.index(self.tie)
         r[L.R_BLACK_HAND] = self.black_hand
         r[L.R_RESHUFFLE] = self.face_up_reshuffle
-        r[L.R_SIGNALS] = self.signals != "none"
+        r[L.R_SIGNALS] = SIGNALS.index(self.signals)
+        r[L.R_RAIS:L.R_RAIS + L.MAX_SIDES] = -1
+        if self.signals == "rais":
+            for s in self.rais_seats:
+                r[L.R_RAIS + self.side_of[s]] = s
+        r[L.R_NO_TRUMP] = self.trump == "none"
+        r[L.R_FOLLOW_SUIT] = self.must_follow_suit
+        r[L.R_OPEN_HANDS] = self.open_hands
+        r[L.R_STOCK_TOP_VISIBLE] = self.stock_top_visible
+        r[L.R_TARGET_POINTS] = self.target_points or 0
         r[L.R_JACK_OVER_HORSE] = self.jack_over_horse
         r[L.R_SEVEN_FACES] = sum(1 << f for f in (C.ACE, C.THREE, C.KING, C.HORSE, C.JACK))
         faces = set(C.DECK_FACES[self.deck])
@@ -291,10 +426,22 @@ class Rules:
         r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS] = np.asarray(strength)[ids % 12]
         r[L.R_CARD_SUIT:L.R_CARD_SUIT + L.N_CARD_IDS] = ids // 12
         r[L.R_CARD_FACE:L.R_CARD_FACE + L.N_CARD_IDS] = ids % 12
+        stronger = np.asarray(strength)[None, :] > np.asarray(strength)[:, None]  # [face, f]
+        face_bits = (stronger.astype(np.int64) << np.arange(12)).sum(axis=1)
+        r[L.R_CARD_STRONGER:L.R_CARD_STRONGER + L.N_CARD_IDS] = (face_bits[ids % 12]
+                                                                 << (12 * (ids // 12)))
         for table, empty in ((L.R_CARD_POINTS, L.EMPTY_POINTS), (L.R_CARD_STRENGTH,
                              L.EMPTY_STRENGTH), (L.R_CARD_SUIT, L.EMPTY_SUIT),
                              (L.R_CARD_FACE, L.EMPTY_FACE)):
             r[table + L.NO_CARD] = empty
+        if self.chiamata:
+            r[L.R_AUCTION] = AUCTIONS.index(self.auction) + 1
+            r[L.R_ALL_PASS] = ALL_PASS.index(self.all_pass)
+            r[L.R_MIN_POINTS] = self.min_points
+            r[L.R_SELF_CALL] = self.self_call
+            r[L.R_FIRST_LEAD] = FIRST_LEADS.index(self.first_lead)
+            r[L.R_CAPPOTTO] = CAPPOTTOS.index(self.cappotto)
+            r[L.R_BID_MULTIPLIER] = BID_MULTIPLIERS.index(self.bid_multiplier)
         r[L.R_START_STATE:L.R_START_STATE + L.START_STATE_SLOTS] = self._start_state()
         r.setflags(write=False)
         return r
@@ -303,12 +450,27 @@ class Rules:
         """The deal state before any card is dealt (what engine.core.start_deal copies before
         dealing), packed four int16 to an int64 slot of the rules vector."""
         s = np.zeros(4 * L.START_STATE_SLOTS, np.int16)
-        s[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS] = L.KNOWN_OUT
+        s[L.S_KNOWN + L.NO_CARD:L.S_KNOWN + L.N_CARD_IDS] = L.KNOWN_OUT
         s[L.S_KNOWN + np.asarray(self.deck_ids)] = L.KNOWN_UNSEEN
         s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.MAX_HAND] = L.NO_CARD
         s[L.S_TRICK:L.S_TRICK + L.MAX_PLAYERS] = L.NO_CARD
-        # face-down cards after the deal and the turned card; the undrawn ones stay at the end
-        m = len(self.deck_ids) - self.players * self.hand_size - 1
+        s[L.S_WINNER] = L.UNDECIDED
+        for f in (L.S_BID, L.S_BIDDER, L.S_CALLER, L.S_CALLED, L.S_PARTNER, L.S_HOLDER,
+                  L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_TARGET_SEAT, L.S_SWAP7_SEAT,
+                  L.S_SWAP7_TRICK, L.S_SWAP7_CARD, L.S_SWAP2_SEAT, L.S_SWAP2_TRICK,
+                  L.S_SWAP2_CARD):
+            s[f] = -1
+        if self.chiamata:
+            # every card is dealt: no stock, no face-up card, no trump before the call
+            s[L.S_N_TRICKS] = self.tricks
+            s[L.S_PHASE] = L.PHASE_AUCTION
+            for f in (L.S_TRUMP, L.S_FACE_UP, L.S_TURNED):
+                s[f] = -1
+            return s.view(np.int64)
+        # face-down cards after the deal and the turned card (if one is turned); the undrawn
+        # ones stay at the end
+        turns = self.trump != "none"
+        m = len(self.deck_ids) - self.players * self.hand_size - turns
         s[L.S_N_FACEDOWN] = m
         if self.effective_leftover == "face_up":
             # the face-up card and the last (undrawn - 1) face-down cards stay undrawn
@@ -317,13 +479,12 @@ class Rules:
             # hidden reading (or nothing left over): the last face-down cards stay unseen,
             # the face-up card is still drawn last
             s[L.S_FACEDOWN_TO_DRAW] = m - self.undrawn
-            s[L.S_TO_DRAW] = m - self.undrawn + 1
+            s[L.S_TO_DRAW] = m - self.undrawn + turns
         s[L.S_N_TRICKS] = self.cards_in_play // self.players
         s[L.S_PHASE] = L.PHASE_PLAY
-        s[L.S_WINNER] = L.UNDECIDED
-        for f in (L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_SWAP7_SEAT, L.S_SWAP7_TRICK,
-                  L.S_SWAP7_CARD, L.S_SWAP2_SEAT, L.S_SWAP2_TRICK, L.S_SWAP2_CARD):
-            s[f] = -1
+        if not turns:
+            s[L.S_TRUMP] = L.NO_TRUMP
+            s[L.S_FACE_UP] = s[L.S_TURNED] = L.NO_CARD
         return s.view(np.int64)
 
     def to_array(self) -> np.ndarray:
@@ -336,8 +497,9 @@ class Rules:
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
-_BOOL_OPTIONS = {"swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse"}
-_INT_OPTIONS = {"players", "hand_size", "max_deals"}
+_BOOL_OPTIONS = ("swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse",
+                 "must_follow_suit", "open_hands", "stock_top_visible", "self_call")
+_INT_OPTIONS = {"players", "hand_size", "max_deals", "target_points", "min_points"}
 
 
 def _merge(options: dict, overrides: dict) -> dict:
@@ -392,6 +554,9 @@ def parse_option(name: str, value):
         if v in ("false", "no", "off", "0"):
             return False
         raise RulesError(f"rule option {name} = {value!r} must be true or false")
+    if (name in ("leftover", "target_points") and isinstance(value, str)
+            and value.strip().lower() in ("", "none", "null")):
+        return None
     if name in _INT_OPTIONS and isinstance(value, str):
         try:
             return int(value)
@@ -399,8 +564,15 @@ def parse_option(name: str, value):
             raise RulesError(f"rule option {name} = {value!r} must be a whole number") from None
     if name in _INT_OPTIONS and isinstance(value, bool):
         raise RulesError(f"rule option {name} = {value!r} must be a whole number")
-    if name == "leftover" and isinstance(value, str) and value.lower() in ("", "none", "null"):
-        return None
+    if name == "rais_seats":
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+            try:
+                value = [int(v) for v in value]
+            except ValueError:
+                raise RulesError(f"rule option rais_seats = {value!r} must be a list of "
+                                 "seats") from None
+        return tuple(value) if isinstance(value, (list, tuple)) else value
     if name == "removed_cards":
         if value is None:
             return None
@@ -449,4 +621,21 @@ PRESETS: dict[str, dict] = {
     "briscola-6": dict(players=6, deck="spanish36", teams="threes", **_BRISCOLA),
     "briscola-2-reshuffle": dict(players=2, face_up_reshuffle=True, **_BRISCOLA),
     "briscola-2-south": dict(players=2, jack_over_horse=True, **_BRISCOLA),
+    "briscola-2-scoperta": dict(players=2, open_hands=True, stock_top_visible=True, **_BRISCOLA),
+    "schembil": dict(players=6, deck="spanish36", teams="threes", signals="rais",
+                     rais_seats=(0, 1), match="rounds_to_win 3", **_BRISCOLA),
+    "briscola-2-31": dict(players=2, target_points=31, **_BRISCOLA),
+    "briscolone-2": dict(players=2, hand_size=5, trump="none", match="points 151", **_BRISCOLA),
+    "briscolone-2-follow": dict(players=2, hand_size=5, trump="none", match="points 151",
+                                must_follow_suit=True, **_BRISCOLA),
 }
+_CHIAMATA = dict(players=5, hand_size=8, swap_seven=False, swap_two=False,
+                 auction="rank_then_points", **CHIAMATA_DEFAULTS)
+PRESETS.update({
+    "chiamata-5": _CHIAMATA,
+    "chiamata-5-pagat": {**_CHIAMATA, "bid_multiplier": "ladder", "cappotto": "tricks"},
+    "chiamata-5-points": {**_CHIAMATA, "auction": "points_only"},
+    "chiamata-5-subito-al-due": {**_CHIAMATA, "auction": "subito_al_due",
+                                 "all_pass": "reopen_61"},
+    "chiamata-5-caller-leads": {**_CHIAMATA, "first_lead": "caller"},
+})

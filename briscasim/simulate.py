@@ -71,7 +71,9 @@ class Lineup:
 
 
 def record_len(rules: Rules) -> int:
-    return L.RECORD_LEN if rules.match_kind == "deal" else batch.MATCH_RECORD_LEN
+    if rules.match_kind != "deal":
+        return batch.MATCH_RECORD_LEN
+    return L.CHIAMATA_RECORD_LEN if rules.chiamata else L.RECORD_LEN
 
 
 def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
@@ -125,7 +127,9 @@ class _Totals:
 
     Per seat ``s`` and rotation ``r`` (arrays ``[seat, rotation]``): plays won by the seat's
     side, its side's points and their squares, black hands shown by the seat (single deals)
-    or deals won by its side (matches).
+    or deals won by its side (matches). In Briscola Chiamata a seat's points are its game
+    points, a win is a deal with positive game points, and the third count is the deals in
+    which it was the caller.
     """
     rules: Rules
     rotations: int
@@ -151,8 +155,13 @@ class _Totals:
         win_col, pts_col = ((batch.M_WINNER, batch.M_POINTS) if self.matches
                             else (L.REC_WINNER, L.REC_POINTS))
         winner = rec[:, :, win_col]                              # (deals, rot)
-        won = winner[:, None, :] == self.side[None, :, None]     # (deals, seat, rot)
-        pts = rec[:, :, pts_col + self.side].transpose(0, 2, 1)  # (deals, seat, rot)
+        if self.rules.chiamata and not self.matches:
+            # a seat's points are its game points; it wins when they are positive
+            pts = rec[:, :, L.REC_GAME_POINTS + self.side].transpose(0, 2, 1)
+            won = pts > 0
+        else:
+            won = winner[:, None, :] == self.side[None, :, None]     # (deals, seat, rot)
+            pts = rec[:, :, pts_col + self.side].transpose(0, 2, 1)  # (deals, seat, rot)
         self.plays += winner.size
         self.draws += int((winner == L.DRAW).sum())
         self.wins += won.sum(axis=0)
@@ -164,8 +173,8 @@ class _Totals:
             self.extra += rec[:, :, batch.M_DEALS_WON + self.side].transpose(0, 2, 1).sum(axis=0)
         else:
             self.deals_played += winner.size
-            black = rec[:, :, L.REC_BLACK_HAND]
-            self.black_hands += int((black >= 0).sum())
+            black = rec[:, :, L.REC_CALLER if self.rules.chiamata else L.REC_BLACK_HAND]
+            self.black_hands += 0 if self.rules.chiamata else int((black >= 0).sum())
             seats = np.arange(self.rules.players)
             self.extra += (black[:, None, :] == seats[None, :, None]).sum(axis=0)
 
@@ -214,6 +223,8 @@ class SimulationResult:
             mean_points_ci95=list(mean_interval(mean, sd, t.plays)))
         if self.is_match:
             item["mean_deals_won"] = extra / n if n else float("nan")
+        elif self.rules.chiamata:
+            item["caller_rate"] = extra / n if n else float("nan")
         else:
             item["black_hand_rate"] = extra / n if n else float("nan")
         return item

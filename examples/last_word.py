@@ -7,13 +7,16 @@ Used from the command line (run from this folder, or with it on PYTHONPATH)::
 
 from a spec (``lineup = ["last_word:last_word:min_points=4", "greedy"]``), or from Python
 (``register_strategy("last_word", last_word, STRATEGY_PARAMS["last_word"])``).
+``last_word_exact`` is the same player with the rest of the deal solved exactly once it is
+perfect information (``STRATEGY_PARAMS["last_word_exact"]``).
 """
 from numba import njit
 
-from briscasim.engine.layout import ACTION_KEEP, ACTION_SWAP
+from briscasim.engine.layout import ACTION_KEEP, ACTION_SWAP, NO_CARD
 from briscasim.strategies import view as V
 from briscasim.strategies.api import STRATEGY_SIGNATURE
 from briscasim.strategies.params import Param
+from briscasim.strategies.solver import endgame_action
 
 STRATEGY_PARAMS = {"last_word": (
     Param("min_points", int, 2, 0, 120, "points on the table worth winning when last to play"),
@@ -44,3 +47,16 @@ def last_word(rules, public, hand, legal, seat, signals, params, rng):
                 V.card_points(rules, cheapest), V.card_strength(rules, cheapest)):
             cheapest = card
     return cheapest
+
+
+STRATEGY_PARAMS["last_word_exact"] = STRATEGY_PARAMS["last_word"]
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def last_word_exact(rules, public, hand, legal, seat, signals, params, rng):
+    """``last_word``, except that once every hidden card is known (two players, stock empty)
+    it plays the exact solver's best move."""
+    action = endgame_action(rules, public, hand, seat, signals, rng)
+    if action != NO_CARD:
+        return action
+    return last_word(rules, public, hand, legal, seat, signals, params, rng)

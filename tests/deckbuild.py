@@ -29,6 +29,7 @@ def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> lis
     filled in), turning ``face_up`` and starting the stock with ``stock`` and ending it with
     ``bottom`` (the last face-down cards, just above the face-up card).
 
+    With ``trump = none`` no card is turned (``face_up`` stays None).
     Filling cards are the weakest non-trump cards first, so that they start no swap or black
     hand by accident; the rest of the stock follows ``stock`` in that same order.
     """
@@ -49,10 +50,12 @@ def deck_order(rules: Rules, hands=(), face_up=None, stock=(), bottom=()) -> lis
         assert len(h) <= rules.hand_size
         while len(h) < rules.hand_size:
             h.append(rest.pop(0))
-    if turned is None:
-        turned = rest.pop(0)
+    if rules.chiamata:      # every card is dealt: no face-up card, no stock
+        return code_list([hands[s][r] for r in range(rules.hand_size) for s in range(n)])
     order = [hands[s][r] for r in range(rules.hand_size) for s in range(n)]
-    order += [turned] + ids(stock) + rest + ids(bottom)
+    if rules.trump != "none":         # without trump no card is turned
+        order.append(turned if turned is not None else rest.pop(0))
+    order += ids(stock) + rest + ids(bottom)
     return code_list(order)
 
 
@@ -112,3 +115,40 @@ def can_swap(rules: Rules, hand, face_up: int) -> bool:
         return True
     non_counting = "4567" + ("89" if rules.deck == "spanish48" else "")
     return bool(rules.swap_two and trump * 12 + C.TWO in hand and face in non_counting)
+
+
+def rais_reading(deal, seat) -> int:
+    """docs/rules.md (Schembil) read directly: what the captain ``seat`` learns now."""
+    r = deal.rules
+    n, side = r.players, r.side_of[seat]
+    if r.rais_seats[side] != seat or not deal.tricks:
+        return 0
+    strength, points = C.face_tables(r.jack_over_horse)
+    trump = deal.trump
+    trick = deal.current_trick
+    leader = int(deal.state[L.S_LEADER])
+
+    def key(c):            # who takes the trick: the highest trump, else the highest of the led
+        return (c // 12 == trump, c // 12 == trick[0] // 12, strength[c % 12])
+    best = max(trick, key=key) if trick else None
+    out, shift = 0, 0
+    partners = [(seat + i) % n for i in range(1, n) if r.side_of[(seat + i) % n] == side]
+    for p in partners:
+        open_trick = bool(trick) and (p - leader) % n >= len(trick)
+        b = L.SIG_VALID | (L.RAIS_WINNER_KNOWN if open_trick else 0)
+        for c in deal.hand(p):
+            face = C.FACES[c % 12]
+            if c // 12 == trump:
+                b |= L.RAIS_LOW_TRUMP if face in "2456" else 0
+                b |= L.RAIS_DRESSED_TRUMP if face in "RCS" else 0
+            else:
+                b |= L.RAIS_WORTHLESS if points[c % 12] == 0 else 0
+                b |= L.RAIS_CARICO if face in "A3" else 0
+                if open_trick and key(c) > key(best):
+                    b |= L.RAIS_WINNER
+        out |= b << shift
+        shift += 8
+    if deal.state[L.S_TO_DRAW] == 0:
+        for c in deal.hand(partners[0]):
+            out |= 1 << (L.RAIS_HAND_SHIFT + c)
+    return out

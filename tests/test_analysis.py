@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from briscasim.analysis import registry, stats
+from briscasim.analysis import luck_skill, registry, stats
 from briscasim.analysis.document import Context
-from briscasim.analysis.luck_skill import trumps_dealt
 from briscasim.analysis.runs import Run
 from briscasim.errors import UserError
 from briscasim.experiments.runner import run
@@ -30,6 +29,16 @@ preset = "brisca-2"
 preset = "brisca-4-pairs"
 [grid]
 lineup = [["greedy", "random"], ["random", "random"]]
+"""
+
+THREE = """
+name = "luck3"
+analysis = "luck_skill"
+seed = 23
+deals = 600
+lineup = ["greedy", "random", "random"]
+[[variants]]
+preset = "brisca-3-remove2"
 """
 
 SWAPS = """
@@ -116,6 +125,32 @@ def test_match_probabilities():
     assert stats.rounds_needed(0.5, 0.0) is None
 
 
+def test_match_probabilities_against_two_opponents():
+    """Against two opponents sharing the other deals: by enumeration of every sequence."""
+    import itertools
+    win, draw = 0.45, 0.1
+    p = {0: win, 1: draw, 2: (1 - win - draw) / 2, 3: (1 - win - draw) / 2}
+    for n in (1, 2, 3, 4, 5):
+        total = 0.0
+        for seq in itertools.product(range(4), repeat=n):
+            c = [seq.count(o) for o in range(4)]
+            if c[0] > c[2] and c[0] > c[3]:
+                total += math.prod(p[o] for o in seq)
+        assert stats.match_win_probability(win, draw, n, others=2) == pytest.approx(total)
+    # first to K: the player's K-th win before either opponent's, draws for no one
+    for k in (1, 2, 3):
+        total = 0.0
+        for b1 in range(k):
+            for b2 in range(k):
+                ways = math.comb(k - 1 + b1 + b2, k - 1) * math.comb(b1 + b2, b1)
+                total += ways * (win / (1 - draw)) ** k * (p[2] / (1 - draw)) ** (b1 + b2)
+        assert stats.first_to_probability(win, draw, k, others=2) == pytest.approx(total)
+    assert stats.first_to_probability(win, draw, 1, others=2) == pytest.approx(win / 0.9)
+    # one opponent: the two-opponent code is not used
+    assert stats.match_win_probability(0.6, 0.0, 3, others=1) == pytest.approx(0.648)
+    assert stats.rounds_needed(0.3, 0.0, others=2) is None         # 0.3 < 0.35 each
+
+
 def test_logistic_recovers_a_slope():
     rng = np.random.default_rng(8)
     x = rng.integers(-3, 4, 4000).astype(float)
@@ -131,7 +166,7 @@ def test_logistic_recovers_a_slope():
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs", "briscola-2-reshuffle"])
 def test_trumps_dealt_match_the_deals(preset):
     rules = Rules.preset(preset)
-    got = trumps_dealt(rules, 99, np.arange(40))
+    got = luck_skill.trumps_dealt(rules, 99, np.arange(40))
     for d in range(40):
         deal = Deal.from_seed(rules, 99, d)
         want = [sum(1 for c in deal.hand(s) if _suit(c) == deal.trump)
@@ -150,7 +185,7 @@ def test_luck_skill_report(pairs, tmp_path):
     reg = registry.get("luck_skill")
     path = reg.analyse([pairs], Context(out=tmp_path / "luck"))
     md = path.read_text()
-    assert "## Conclusion" in md and "`expert` does not exist" in md
+    assert "## Conclusion" in md and "`expert` plays as `greedy`" in md
     r = pd.read_csv(tmp_path / "luck" / "regression.csv").set_index("preset")
     # more trumps dealt, more wins: the slope is positive in both presets
     assert (r["trump_lo"] > 0).all()
@@ -168,6 +203,26 @@ def test_luck_skill_report(pairs, tmp_path):
     for chart in ("trump_effect", "deal_share", "match_length"):
         assert (tmp_path / "luck" / f"{chart}.png").stat().st_size > 0
         assert (tmp_path / "luck" / f"{chart}.svg").exists()
+
+
+@pytest.mark.slow     # a three-player kernel of its own
+def test_luck_skill_at_three_sides(tmp_path_factory, tmp_path):
+    three = _run(tmp_path_factory, "three", THREE)
+    path = registry.get("luck_skill").analyse([three], Context(out=tmp_path / "luck3"))
+    assert "greedy vs 2 random" in path.read_text()
+    d = luck_skill.plays(three, three.cells[0])
+    # the trump difference is the own side's trumps minus the mean of the two others': over
+    # the three rotations of a deal the first strategy holds each hand once, so they cancel
+    assert d.groupby("deal")["trump_diff"].sum().abs().max() < 1e-9
+    v = pd.read_csv(tmp_path / "luck3" / "variance.csv").iloc[0]
+    assert v["margin_lo"] > 0 and v["strategy_lo"] > 0     # greedy's edge over random
+    assert v["deal_lo"] <= v["deal_share"] <= v["deal_hi"]
+    m = pd.read_csv(tmp_path / "luck3" / "match_length.csv").iloc[0]
+    assert m["who"] == "greedy" and m["cap"] == luck_skill.MAX_DEALS_TWO
+    # the match length is the two-opponent one, at the measured rates
+    n = int(m["best_of"])
+    assert stats.match_win_probability(m["win"], m["draw"], n, others=2) >= 0.95 > \
+        stats.match_win_probability(m["win"], m["draw"], n - 2, others=2)
 
 
 def test_swap_policy_report_pairs_with_the_control(swaps, tmp_path):

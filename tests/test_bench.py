@@ -14,6 +14,7 @@ def test_run_bench_smoke():
                   ismcts=False)
     for key in ("random_deals_per_second", "random_deals_per_second_all_cores", "scaling",
                 "greedy_deals_per_second", "expert_deals_per_second",
+                "chiamata_random_deals_per_second", "chiamata_greedy_deals_per_second",
                 "vector_env_steps_per_second", "step_api_deals_per_second",
                 "warm_start_seconds"):
         assert d[key] > 0

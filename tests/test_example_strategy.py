@@ -54,3 +54,20 @@ def test_from_python(examples):
                                                                 "greedy"}
     finally:
         unregister_strategy("last_word")
+
+
+@pytest.mark.slow      # compiles the exact solver into a user strategy
+def test_exact_endgame_in_a_user_strategy(examples):
+    """last_word_exact (last_word plus the solver once the stock is empty) plays the same
+    deals better than last_word: every decision it changes is an exact best one."""
+    import last_word
+    for name in ("last_word", "last_word_exact"):
+        register_strategy(name, getattr(last_word, name), last_word.STRATEGY_PARAMS[name])
+    try:
+        res = simulate(Rules.preset("brisca-2"), ["last_word_exact", "last_word"], deals=2000,
+                       seed=3, duplicate=True).to_dict()
+        rate = {s["strategy"]: s["win_rate"] for s in res["by_strategy"]}
+        assert rate["last_word_exact"] > rate["last_word"] + 0.05
+    finally:
+        for name in ("last_word", "last_word_exact"):
+            unregister_strategy(name)

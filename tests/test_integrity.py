@@ -257,7 +257,7 @@ def test_every_reader_gets_every_column(finished_run):
     columns = ["deal", "rotation", "entry_0", "entry_1", "winner", "black_hand",
                "last_winner", "trump", "turned", "swap7_seat", "swap7_trick", "swap7_card",
                "swap2_seat", "swap2_trick", "swap2_card", "swap7_declined", "swap2_declined",
-               "out_points", "points_0", "points_1", "cell"]
+               "out_points", "points_0", "points_1", "target_seat", "cell"]
     assert list(df.columns) == columns
     assert len(df) == 2 * 2 * 400
     df["cell"] = df["cell"].astype(int)

@@ -53,3 +53,25 @@ def test_function_slots_play_as_the_dispatchers_they_hold():
         assert kernel(kinds, params, *slots, r, np.uint64(3), 0, 3, 2, out, w16, w64) == -1
         records.append(out)
     assert np.array_equal(*records)
+
+
+def test_inliner_fixes_apply_and_keep_what_is_inlined():
+    """Both mends of numba's IR inliner apply to the installed numba, and a function inlined
+    at several call sites (nested, with different argument types) computes what it did."""
+    from numba import njit
+
+    from briscasim import jit
+
+    assert jit.INLINER_FIXED and jit.INLINED_IR_SHARED
+
+    @njit(inline="always")
+    def twice(x):
+        y = x + x
+        return y
+
+    @njit
+    def combine(a, b):
+        return twice(a) + 10 * twice(b) + twice(twice(a))
+
+    assert combine(1, 2) == 2 + 40 + 4
+    assert combine(1.5, 2) == 3.0 + 40 + 6.0

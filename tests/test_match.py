@@ -21,7 +21,7 @@ def result(match, deals_played, won, points, **options):
     r = Rules(**{"players": 2, "match": match, **options}).to_array()
     won = np.array(list(won) + [0] * (6 - len(won)), np.int64)
     points = np.array(list(points) + [0] * (6 - len(points)), np.int64)
-    return match_result(r, deals_played, won, points)
+    return match_result(r, deals_played, deals_played, won, points)
 
 
 @pytest.mark.parametrize("match, played, won, points, options, want", [

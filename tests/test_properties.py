@@ -12,21 +12,23 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from briscasim import cards as C
 from briscasim.engine import core
 from briscasim.engine import layout as L
 from briscasim.engine.rng import new_stream, seed_stream
 from briscasim.game import Deal, IllegalAction
-from briscasim.rules import LEFTOVERS, OBJECTIVES, PRESETS, TIES, TIMINGS, Rules
+from briscasim.rules import LEFTOVERS, OBJECTIVES, PRESETS, TIES, TIMINGS, Rules, RulesError
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.random import random_strategy
 
-from deckbuild import can_swap, code_list, deck_points, draw_rounds, ids, new_deal
+from deckbuild import (can_swap, code_list, deck_points, draw_rounds, ids, new_deal,
+                       rais_reading)
 
 pytestmark = pytest.mark.slow     # hypothesis plays many random deals of every preset
 
+TRICK_PRESETS = sorted(p for p in PRESETS if not Rules.preset(p).chiamata)
 CARD_FIELDS = [L.S_FACE_UP, L.S_TURNED, L.S_SWAP7_CARD, L.S_SWAP2_CARD] + [
     L.S_TRICK + i for i in range(6)]
 
@@ -34,25 +36,33 @@ CARD_FIELDS = [L.S_FACE_UP, L.S_TURNED, L.S_SWAP7_CARD, L.S_SWAP2_CARD] + [
 @st.composite
 def any_rules(draw):
     """A preset with some options overridden."""
-    name = draw(st.sampled_from(sorted(PRESETS)))
+    name = draw(st.sampled_from(TRICK_PRESETS))
     overrides = draw(st.fixed_dictionaries({}, optional={
         "swap_timing": st.sampled_from(TIMINGS), "tie": st.sampled_from(TIES),
         "objective": st.sampled_from(OBJECTIVES), "black_hand": st.booleans(),
         "jack_over_horse": st.booleans(), "face_up_reshuffle": st.booleans(),
         "swap_seven": st.booleans(), "swap_two": st.booleans()}))
-    rules = Rules.preset(name, **overrides)
+    try:        # single deals; an override that does not apply to the preset is no example
+        rules = Rules.preset(name, match="deal", **overrides)
+    except RulesError:
+        assume(False)
     if rules.effective_leftover is not None and draw(st.booleans()):
         rules = rules.replace(leftover=draw(st.sampled_from(LEFTOVERS)))
-    if rules.teams != "none" and draw(st.booleans()):
-        rules = rules.replace(signals="honest")
+    if rules.teams != "none" and rules.trump != "none" and draw(st.booleans()):
+        signals = draw(st.sampled_from(["honest", "rais"]))
+        captains = tuple(side[0] for side in rules.sides)     # one captain per side
+        rules = rules.replace(signals=signals,
+                              **({"rais_seats": captains} if signals == "rais" else {}))
     return rules
 
 
 def turn_and_stock(rules, deck):
-    """The card turned face up and the face-down cards drawn, in order (docs/rules.md and
-    10.6 read directly)."""
-    n = rules.players
-    turned, stock = deck[3 * n], list(deck[3 * n + 1:])
+    """The card turned face up (None without trump) and the face-down cards drawn, in
+    order (docs/rules.md and 10.6 read directly)."""
+    dealt = rules.players * rules.hand_size
+    if rules.trump == "none":
+        return None, list(deck[dealt:])[:len(deck) - dealt - rules.undrawn]
+    turned, stock = deck[dealt], list(deck[dealt + 1:])
     m = len(stock)
     while rules.face_up_reshuffle and C.FACES[turned % 12] in "A3":
         stock.insert(m // 2, turned)
@@ -93,11 +103,24 @@ def check_draws(deal, stock, first):
             assert d.face_up and d.card == deal.face_up
 
 
-def expected_known(deal, turned):
+def expected_known(deal, turned, stock):
     """Public knowledge of every card (docs/rules.md) from the deal's history."""
     r = deal.rules
     k = np.full(48, L.KNOWN_OUT, np.int64)
     k[r.deck_ids] = L.KNOWN_UNSEEN
+    # open hands: every card in a hand; a shown stock top: every card drawn, and the next one
+    drawn = {d.card for d in deal.draws}
+    for s in range(r.players):
+        for c in deal.hand(s):
+            if r.open_hands or (r.stock_top_visible and c in drawn):
+                k[c] = s
+    n_drawn = sum(not d.face_up for d in deal.draws)
+    if r.stock_top_visible and n_drawn < len(stock):
+        k[stock[n_drawn]] = L.KNOWN_STOCK_TOP
+    if turned is None:
+        k[[c for t in deal.tricks for c in t.cards]] = L.KNOWN_PLAYED
+        k[deal.current_trick] = L.KNOWN_PLAYED
+        return k
     face = turned
     for w in deal.swaps:
         assert w.taken == face            # a swap takes the card then face up
@@ -121,6 +144,8 @@ def expected_signals(deal, seat):
     r = deal.rules
     if r.signals == "none":
         return 0
+    if r.signals == "rais":     # the bits as the engine's int64 holds them
+        return (rais_reading(deal, seat) + 2**63) % 2**64 - 2**63
     bits = {"A": L.SIG_TRUMP_ACE, "3": L.SIG_TRUMP_THREE, "R": L.SIG_TRUMP_KING,
             "C": L.SIG_TRUMP_HORSE, "S": L.SIG_TRUMP_JACK}
     out, shift = 0, 0
@@ -143,9 +168,9 @@ def expected_signals(deal, seat):
     return out
 
 
-def check_views(deal, turned):
+def check_views(deal, turned, stock):
     n = deal.rules.players
-    want = expected_known(deal, turned)
+    want = expected_known(deal, turned, stock)
     public = deal.view(0).public
     for seat in range(n):
         v = deal.view(seat)
@@ -187,8 +212,11 @@ def play_checked(deal, policy, rng, events=None):
     n = r.players
     rounds = draw_rounds(r)
     turned, stock = turn_and_stock(r, list(deal.deck))
-    assert deal.turned == turned and deal.trump == turned // 12
-    check_views(deal, turned)
+    if turned is None:
+        assert deal.turned == L.NO_CARD and deal.trump == L.NO_TRUMP
+    else:
+        assert deal.turned == turned and deal.trump == turned // 12
+    check_views(deal, turned, stock)
     while not deal.over:
         if rng.random() < 0.2:
             try_illegal(deal, rng.choice(illegal_actions(deal)))
@@ -215,7 +243,8 @@ def play_checked(deal, policy, rng, events=None):
             k = len(deal.tricks)
             winner = deal.tricks[-1].winner
             if deal.over and k < r.tricks:
-                assert deal.outcome.black_hand is not None   # ended in the draw
+                out = deal.outcome                # ended in the draw, or on the target
+                assert out.black_hand is not None or out.target_seat is not None
             elif k < r.tricks:
                 if r.swap_timing == "before_draw":
                     hand = [c for c in hands_before[winner] if c != action]
@@ -229,7 +258,7 @@ def play_checked(deal, policy, rng, events=None):
                     assert deal.turn == winner
                 if events is not None:
                     events.append((k, possible, offered))
-        check_views(deal, turned)
+        check_views(deal, turned, stock)
     check_end(deal)
     return deal
 
@@ -243,6 +272,15 @@ def check_end(deal):
     if out.black_hand is not None:
         assert out.winner == r.side_of[out.black_hand]
         return
+    own = [0] * r.players                  # docs/rules.md, Briscola a 31, read directly
+    for i, t in enumerate(deal.tricks):
+        assert r.target_points is None or max(own) < r.target_points
+        own[t.winner] += t.points
+        if r.target_points is not None and own[t.winner] >= r.target_points:
+            assert i == len(deal.tricks) - 1 and out.target_seat == t.winner
+            assert out.winner == r.side_of[t.winner]
+            return
+    assert out.target_seat is None
     assert len(deal.tricks) == r.tricks
     assert len(deal.draws) == draw_rounds(r) * r.players
     undrawn = set(r.deck_ids) - set(played)
@@ -281,7 +319,7 @@ def test_random_play_keeps_every_rule(rules, seed, index, play_seed):
     play_checked(Deal.from_seed(rules, seed, index), random_play(rng), rng)
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", TRICK_PRESETS)     # Chiamata: test_chiamata
 def test_every_preset_deals_and_finishes(name):
     rules = Rules.preset(name)
     for i in range(3):
@@ -388,7 +426,7 @@ def test_from_seed_replays_the_batch_deal(rules, seed, index):
         seed_stream(rngs[s], np.uint64(seed), index, 1 + s)
     while not deal.over:
         s = deal.turn
-        hand = deal.state[L.S_HANDS + L.MAX_HAND * s:L.S_HANDS + L.MAX_HAND * s + 3]
+        hand = deal.state[L.S_HANDS + L.MAX_HAND * s:L.S_HANDS + L.MAX_HAND * s + rules.hand_size]
         sig = int(core.signals(r, deal.state, s)) if r[L.R_SIGNALS] else 0
         legal = np.array(deal.legal_actions(), np.int16)
         deal.play(int(random_strategy(r, deal.state[:L.PUBLIC_LEN], hand, legal, s, sig,

@@ -88,7 +88,8 @@ def test_records_are_play_chunk_records(tmp_path):
     fields = [name for name, i in DEAL_FIELDS][:16]
     f = out / "cell=1" / "chunk-000000.parquet"
     assert read_chunk(f).column_names == (["cell", "deal", "rotation"]
-                                          + [f"entry_{s}" for s in range(4)] + fields)
+                                          + [f"entry_{s}" for s in range(4)] + fields
+                                          + ["target_seat"])
     assert np.array_equal(mine[fields].to_numpy(), rec[:, :16])
     assert (mine[fields].dtypes == np.int16).all()
     assert np.array_equal(mine["deal"].to_numpy(), np.repeat(np.arange(50), 2))

@@ -16,7 +16,7 @@ from briscasim.strategies.sampling import (SPEC_LEN, W_N_POOL, W_N_SLOTS, prepar
                                            sample_world, unique_world)
 
 PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-signals",
-           "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle"]
+           "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
 
 
 def _worlds(deal, seat, n, seed=1):
@@ -75,6 +75,8 @@ def _check_world(rules, deal, seat, w):
     for c in range(48):
         if 0 <= known[c] < n:
             assert c in _hand(w, int(known[c]))
+        if known[c] == L.KNOWN_STOCK_TOP:           # shown on top of the stock: stays there
+            assert w[L.S_STOCK + w[L.S_DRAWN]] == c
     if r[L.R_SIGNALS]:
         assert core.signals(r, w, seat) == core.signals(r, true, seat)
 

@@ -25,7 +25,9 @@ from briscasim.strategies.registry import REGISTRY
 pytestmark = pytest.mark.slow     # every strategy, search ones included, in every preset
 
 HIDDEN_PRESETS = ("brisca-2", "brisca-3-hidden", "brisca-4-pairs-signals", "brisca-5-undrawn",
-                  "brisca-6-threes", "brisca-reves")
+                  "brisca-6-threes", "brisca-reves", "briscolone-2-follow", "briscola-2-31",
+                  "briscola-2-scoperta", "schembil",
+                  "chiamata-5", "chiamata-5-points", "chiamata-5-subito-al-due")
 
 
 def spec(name: str) -> str:
@@ -59,7 +61,8 @@ def _positions(rules, seed, count, rng):
 
 def _hidden_slots(r, state, seat):
     """Places of the cards ``seat`` cannot see: unknown cards in other seats' hands (not
-    its partners' when signals are on) and the face-down stock still undrawn."""
+    its partners' when signals are on) and the face-down stock still undrawn (not its top
+    when it is shown)."""
     n = r[L.R_PLAYERS]
     slots = []
     for q in range(n):
@@ -70,7 +73,8 @@ def _hidden_slots(r, state, seat):
             c = state[i]
             if c != L.NO_CARD and state[L.S_KNOWN + c] == L.KNOWN_UNSEEN:
                 slots.append(i)
-    slots.extend(range(L.S_STOCK + state[L.S_DRAWN], L.S_STOCK + state[L.S_N_FACEDOWN]))
+    slots.extend(i for i in range(L.S_STOCK + state[L.S_DRAWN], L.S_STOCK + state[L.S_N_FACEDOWN])
+                 if state[L.S_KNOWN + state[i]] == L.KNOWN_UNSEEN)     # not a stock top shown
     return np.array(slots, np.int64)
 
 
@@ -81,15 +85,21 @@ def _decide(r, arrays, state, seat, rng_word):
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("name", JITTED)
 def test_only_legal_actions_in_every_preset(name, preset):
-    rules = Rules.preset(preset)
+    rules = Rules.preset(preset, match="deal")
     n = rules.players
     others = ("greedy+hold", "random:swap_prob=0.5")
     mixed = [spec(name)] + [others[i % 2] for i in range(n - 1)]
     for lineup in (Lineup.build(rules, spec(name)), Lineup.build(rules, mixed)):
         out = play_chunk(rules, lineup, 17, 0, 3, rotations=n)
         pts = out[:, L.REC_POINTS:L.REC_POINTS + len(rules.sides)].sum(axis=1)
-        done = out[:, L.REC_BLACK_HAND] < 0
+        done = (out[:, L.REC_BLACK_HAND] < 0) & (out[:, L.REC_TARGET_SEAT] < 0)
+        if rules.chiamata:      # a deal thrown in takes no card points; game points are zero-sum
+            done &= out[:, L.REC_CONTRACT] >= 0
+            assert not out[:, L.REC_GAME_POINTS:L.REC_GAME_POINTS + n].sum(axis=1).any()
         assert (pts[done] + out[done, L.REC_OUT_POINTS] == 120).all()
+        target = out[out[:, L.REC_TARGET_SEAT] >= 0]
+        side_of = np.array(rules.side_of)
+        assert (target[:, L.REC_WINNER] == side_of[target[:, L.REC_TARGET_SEAT]]).all()
 
 
 @pytest.mark.parametrize("preset", HIDDEN_PRESETS)

@@ -1,10 +1,12 @@
 """``luck_skill``: how much of a deal's result does the deal decide?
 
-For every preset (two sides) and strategy pairing played on duplicate deals:
+For every preset and strategy pairing played on duplicate deals (one strategy against
+another at two sides, or against two sides of another at three):
 
 1. a logistic regression of the pairing's first strategy's result on the signed difference in
-   trumps dealt to its side (the three-card hands, partners added) and on the pairing
-   (standard errors clustered by deal: the cells of a preset share their deals);
+   trumps dealt to its side (the three-card hands, partners added; minus the mean of the other
+   sides') and on the pairing (standard errors clustered by deal: the cells of a preset share
+   their deals);
 2. a decomposition of the point margin's variance into the deal (what changes when the same
    cards go to the other strategy: cards and seat) and the play (what stays: the strategies,
    their skill and their randomness), with bootstrap intervals over deals;
@@ -20,10 +22,11 @@ import math
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import ScalarFormatter
 
 from .. import cards as C
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, figure, save, style
+from ..experiments.style import MARKERS, PALETTE, figure, hide_unused, save, style
 from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure
@@ -32,17 +35,21 @@ NAME = "luck_skill"
 HAND = 3
 TARGET = 0.95
 MAX_DEALS = 2001
+"""The longest match searched against one opponent."""
+MAX_DEALS_TWO = 301
+"""The longest match searched against two opponents (a joint distribution of two leads)."""
 
 
 def check(runs: list[Run]) -> None:
     for run in runs:
         for cell in run.cells:
-            ensure(len(run.rules(cell).sides) == 2, NAME, run,
-                   f"cell {cell['id']} ({cell['preset']}) has {len(run.rules(cell).sides)} "
-                   "sides", "it needs two sides (two players, or two teams)")
-            ensure(len(cell["labels"]) == 2 and cell["rotations"] == 2, NAME, run,
+            k = len(run.rules(cell).sides)
+            ensure(k in (2, 3), NAME, run, f"cell {cell['id']} ({cell['preset']}) has {k} "
+                   "sides", "it needs two or three sides (players, or teams)")
+            ensure(len(cell["labels"]) == k and cell["rotations"] == k
+                   and len(set(cell["lineup"][1:])) == 1, NAME, run,
                    f"cell {cell['id']} is not a pairing on duplicate deals",
-                   "use lineup = [A, B] with duplicate deals")
+                   "use lineup = [A, B] (two sides) or [A, B, B] (three) with duplicate deals")
             ensure(cell["rules"]["match"] == "deal", NAME, run,
                    f"cell {cell['id']} plays matches", "it needs single deals")
 
@@ -65,23 +72,42 @@ def trumps_dealt(rules, seed: int, deals: np.ndarray) -> np.ndarray:
     return out
 
 
-def plays(run: Run, cell: dict) -> pd.DataFrame:
-    """One row per play of the pairing's first strategy: deal, rotation, score, margin and
-    the signed trump difference (its side's trumps dealt minus the other side's)."""
+def plays(run: Run, cell: dict, dealt: dict | None = None) -> pd.DataFrame:
+    """One row per play of the pairing's first strategy: deal, rotation, score, margin (its
+    side's points minus the mean of the other sides', which have as many points on average
+    when the strategies are equal) and the signed trump difference (its side's trumps dealt
+    minus the other sides' mean). ``dealt``
+    keeps the trumps dealt by (rules, seed) for the next cells with the same deals."""
     rules = run.rules(cell)
     long = run.long(cell)
     a = long[long["entry"] == 0].copy()
     deals = np.sort(a["deal"].unique())
-    tr = trumps_dealt(rules, run.spec["seed"], deals)
+    key = (repr(sorted(cell["rules"].items())), run.spec["seed"], deals.tobytes())
+    dealt = {} if dealt is None else dealt
+    if key not in dealt:
+        dealt[key] = trumps_dealt(rules, run.spec["seed"], deals)
+    tr = dealt[key]
     side_of = np.asarray(rules.side_of)
-    side_tr = np.stack([tr[:, side_of == t].sum(axis=1) for t in range(2)], axis=1)
+    k = len(rules.sides)
+    side_tr = np.stack([tr[:, side_of == t].sum(axis=1) for t in range(k)], axis=1)
     row = np.searchsorted(deals, a["deal"].to_numpy())
     own = side_tr[row, a["side"].to_numpy()]
-    other = side_tr[row, 1 - a["side"].to_numpy()]
-    a["trump_diff"] = own - other
+    a["trump_diff"] = (k * own - side_tr[row].sum(axis=1)) / (k - 1)   # own - others' mean
+    # the margin against the others' mean (each side holds one lineup entry, one long row)
+    total = long.groupby(["deal", "rotation"])["points"].transform("sum")[a.index]
+    a["margin"] = (k * a["points"] - total) / (k - 1)
     a["preset"] = cell["variant"]
-    a["pair"] = f"{cell['labels'][0]} vs {cell['labels'][1]}"
-    return a[["preset", "pair", "deal", "rotation", "result", "score", "margin", "trump_diff"]]
+    a["pair"] = pair_name(cell)
+    a["sides"] = k
+    a["seed"] = run.spec["seed"]
+    return a[["preset", "pair", "sides", "seed", "deal", "rotation", "result", "score",
+              "margin", "trump_diff"]]
+
+
+def pair_name(cell: dict) -> str:
+    """``A vs B`` (two sides) or ``A vs 2 B`` (three)."""
+    k = len(cell["labels"])
+    return f"{cell['labels'][0]} vs {'' if k == 2 else f'{k - 1} '}{cell['labels'][1]}"
 
 
 def regression(d: pd.DataFrame) -> dict:
@@ -91,9 +117,10 @@ def regression(d: pd.DataFrame) -> dict:
     X = pd.DataFrame({"const": 1.0, "trump_diff": d["trump_diff"].astype(float)})
     for p in pairs[1:]:
         X[p] = (d["pair"] == p).astype(float)
-    fit = stats.logistic(d["score"], X, groups=d["deal"])
+    fit = stats.logistic(d["score"], X, groups=d["seed"].astype(np.int64) * 2**32 + d["deal"])
     ci = fit.conf_int(alpha=1 - stats.LEVEL)
-    out = dict(preset=d["preset"].iloc[0], plays=len(d), deals=int(d["deal"].nunique()),
+    out = dict(preset=d["preset"].iloc[0], plays=len(d),
+               deals=int(d[["seed", "deal"]].drop_duplicates().shape[0]),
                trump_coef=fit.params["trump_diff"], trump_lo=ci.loc["trump_diff", 0],
                trump_hi=ci.loc["trump_diff", 1], trump_p=fit.pvalues["trump_diff"],
                baseline=pairs[0])
@@ -111,22 +138,27 @@ def decomposition(d: pd.DataFrame, resamples: int = 400, seed: int = 0) -> dict:
     """The mean square of the first strategy's point margin split into the deal, the
     strategy and the rest, with bootstrap intervals over deals (``scipy.stats.bootstrap``).
 
-    In a duplicate deal the first strategy holds one side's cards in rotation 0 and the
-    other side's in rotation 1, so whatever the cards (and seats) give it in one rotation
-    they take away in the other: the deal's variance is minus the covariance of its two
-    margins. The strategy's part is the squared mean margin (its systematic edge); the rest
-    (play randomness, interactions of cards and play) is what remains of the mean square.
+    In a duplicate deal the first strategy holds each side's cards in one of the k
+    rotations, so what the cards (and seats) give it in one rotation they take away in the
+    others: with card effects that sum to zero over the rotations, the deal's variance is
+    minus k - 1 times the mean covariance of two rotations' margins (minus the covariance of
+    the two margins at two sides). The strategy's part is the squared mean margin (its
+    systematic edge); the rest (play randomness, interactions of cards and play) is what
+    remains of the mean square.
     """
     from scipy.stats import bootstrap
     w = d.pivot_table(index="deal", columns="rotation", values="margin", aggfunc="mean")
     y = w.to_numpy(float)
     y = y[~np.isnan(y).any(axis=1)]
+    k = y.shape[1]
 
     def parts(y):
         # y: (..., deals, 2) -> (deal, strategy) shares of the mean square
         mean_sq = (y ** 2).mean(axis=(-1, -2))
         c = y - y.mean(axis=-2, keepdims=True)
-        deal = -(c[..., 0] * c[..., 1]).mean(axis=-1)
+        cov = np.mean([(c[..., i] * c[..., j]).mean(axis=-1)
+                       for i in range(k) for j in range(i + 1, k)], axis=0)
+        deal = -(k - 1) * cov
         strategy = y.mean(axis=(-1, -2)) ** 2
         return deal / mean_sq, strategy / mean_sq
 
@@ -146,56 +178,66 @@ def decomposition(d: pd.DataFrame, resamples: int = 400, seed: int = 0) -> dict:
 def match_lengths(d: pd.DataFrame) -> dict:
     """Deals (most deals won over N) and deal wins (first to K) the better strategy needs to
     win 95% of matches, at its measured deal win and draw rates and at the ends of the
-    score's interval."""
-    per = d.groupby("deal")["score"].mean()
-    s = stats.mean_ci(per, null=0.5)
+    interval of its edge (deal wins minus its opponents' deal wins per opponent).
+
+    At three sides only the single strategy's matches are measured (against the two sides of
+    the other, who share the deals it does not win or draw equally)."""
+    others = int(d["sides"].iloc[0]) - 1
+    cap = MAX_DEALS if others == 1 else MAX_DEALS_TWO
+    s = stats.mean_ci(d.groupby("deal")["score"].mean(), null=0.5)
+    edge = d["result"].map({1: 1.0, 0: 0.0, -1: -1.0 / others})
+    e = stats.mean_ci(edge.groupby(d["deal"]).mean())
     win, draw = float((d["result"] == 1).mean()), float((d["result"] == 0).mean())
-    out = dict(score=s.mean, score_lo=s.lo, score_hi=s.hi, win=win, draw=draw)
-    better = s.lo > 0.5 or s.hi < 0.5
-    if not better:
+    out = dict(score=s.mean, score_lo=s.lo, score_hi=s.hi, win=win, draw=draw, cap=cap)
+    names = d["pair"].iloc[0].split(" vs ")
+    if not (e.lo > 0 or e.hi < 0):
         return {**out, "best_of": None, "best_of_range": "", "first_to": None,
                 "first_to_range": "", "who": "neither (not distinguishable)"}
-    flip = s.mean < 0.5            # the second strategy is the better one
+    flip = e.mean < 0            # the second strategy is the better one
     loss = 1 - win - draw
+    if flip and others > 1:
+        return {**out, "best_of": None, "best_of_range": "", "first_to": None,
+                "first_to_range": "", "who": names[1].split(" ")[-1]}
     w, l_ = (loss, win) if flip else (win, loss)
 
     def need(win_rate, loss_rate):
-        return (stats.deals_needed(win_rate, 1 - win_rate - loss_rate, TARGET, MAX_DEALS),
-                stats.rounds_needed(win_rate, 1 - win_rate - loss_rate, TARGET, MAX_DEALS))
+        draws = 1 - win_rate - loss_rate
+        return (stats.deals_needed(win_rate, draws, TARGET, cap, others),
+                stats.rounds_needed(win_rate, draws, TARGET, cap, others))
     n, k = need(w, l_)
-    # the ends of the interval: move the win/loss split by the score's half-width
-    h = s.half_width
+    # the ends of the interval: move the win/loss split by the edge's half-width
+    h = e.half_width * others / (others + 1)
     n_fast, k_fast = need(min(1.0, w + h), max(0.0, l_ - h))
     n_slow, k_slow = need(max(0.0, w - h), min(1.0, l_ + h))
     return {**out, "best_of": n, "first_to": k,
-            "best_of_range": _range(n_fast, n_slow), "first_to_range": _range(k_fast, k_slow),
-            "who": d["pair"].iloc[0].split(" vs ")[1 if flip else 0]}
+            "best_of_range": _range(n_fast, n_slow, cap),
+            "first_to_range": _range(k_fast, k_slow, cap),
+            "who": names[1 if flip else 0]}
 
 
-def _range(a, b) -> str:
-    f = (lambda x: f">{MAX_DEALS}" if x is None else str(x))
-    return f"{f(a)}-{f(b)}"
+def _range(a, b, cap: int) -> str:
+    return f"{_fmt_n(a, cap)}-{_fmt_n(b, cap)}"
 
 
 def tables(runs: list[Run]):
     regs, decs, matches, curves = [], [], [], {}
+    by_preset: dict[str, list] = {}
+    dealt: dict = {}
     for run in runs:
-        by_preset: dict[str, list] = {}
         for cell in run.cells:
-            d = plays(run, cell)
+            d = plays(run, cell, dealt)
             by_preset.setdefault(cell["variant"], []).append(d)
-            dec = decomposition(d)
+            pair = d["pair"].iloc[0]
+            decs.append(dict(preset=cell["variant"], pair=pair, deals=int(
+                d["deal"].nunique()), spec=run.name, **decomposition(d)))
             m = match_lengths(d)
-            decs.append(dict(preset=cell["variant"], pair=d["pair"].iloc[0], deals=int(
-                d["deal"].nunique()), spec=run.name, **dec))
-            matches.append(dict(preset=cell["variant"], pair=d["pair"].iloc[0], **m))
+            matches.append(dict(preset=cell["variant"], pair=pair, **m))
             if m["best_of"] is not None:
-                w = m["win"] if m["who"] == d["pair"].iloc[0].split(" vs ")[0] else \
-                    1 - m["win"] - m["draw"]
-                curves[(cell["variant"], d["pair"].iloc[0])] = stats.match_curve(
-                    w, m["draw"], 201)
-        for preset, parts in by_preset.items():
-            regs.append({**regression(pd.concat(parts, ignore_index=True)), "spec": run.name})
+                w = m["win"] if m["who"] == pair.split(" vs ")[0] else 1 - m["win"] - m["draw"]
+                curves[(cell["variant"], pair)] = stats.match_curve(
+                    w, m["draw"], 201, int(d["sides"].iloc[0]) - 1)
+    for preset, parts in by_preset.items():
+        regs.append(regression(pd.concat(parts, ignore_index=True)))
     reg, dec, mat = pd.DataFrame(regs), pd.DataFrame(decs), pd.DataFrame(matches)
     reg["trump_p_adj"] = stats.adjust(reg["trump_p"])
     return reg, dec, mat, curves
@@ -215,21 +257,30 @@ def analyse(runs: list[Run], ctx: Context):
     lines += ["## Method", "",
               "Each pairing plays duplicate deals (the same cards once per rotation of the "
               "seats), so every deal is played with the cards in each strategy's hands. "
-              "Strategies: " + ", ".join(f"`{p}`" for p in dict.fromkeys(dec["pair"]))
-              + ". `expert` does not exist yet in briscasim, so it is not in the table.", "",
+              "Pairings: " + ", ".join(f"`{p}`" for p in dict.fromkeys(dec["pair"]))
+              + "; at three sides one strategy plays against two sides of the other (`A vs 2 "
+              "B`). The strategy specs that played: "
+              + ", ".join(f"`{x}`" for x in _specs(runs)) + ". `expert` plays as `greedy` "
+              "with more than two players and under the reverse objective.", "",
               "1. **Trumps dealt.** For each deal the three-card hands are recomputed from the "
               "seed and deal index (`briscasim.game.seeded_deck`, the cards the simulation "
               "dealt); a side's trumps dealt are its players' trumps (partners added), the "
-              "signed difference is the first strategy's side minus the other. A binomial GLM "
+              "signed difference is the first strategy's side minus the other (at three sides, "
+              "minus the mean of the other two). A binomial GLM "
               "(statsmodels) of the first strategy's result (win 1, draw 1/2, loss 0) on the "
               "trump difference and the pairing (one preset at a time, all its pairings, "
               "standard errors clustered by deal) gives the log-odds per trump; *R² trumps* / "
               "*R² pairing* are the shares of the null deviance each explains alone (McFadden), "
               "*R² both* together.",
-              "2. **The point margin's mean square, split.** In a duplicate deal the first "
-              "strategy holds one side's cards (and seat) in one rotation and the other side's "
-              "in the other, so what the cards give it in one rotation they take away in the "
-              "other: the *deal* part is minus the covariance of the deal's two margins; the "
+              "2. **The point margin's mean square, split.** The margin is the first "
+              "strategy's side's points minus the other side's (at three sides, minus the mean "
+              "of the other two, so that equal strategies have a mean margin of zero and the "
+              "margins of a deal's three hands sum to zero). In a duplicate deal the "
+              "first strategy holds each side's cards (and seat) in one rotation, so what the "
+              "cards give it in one rotation they take away in the others: the *deal* part is "
+              "minus the covariance of the deal's two margins (at three sides, minus twice the "
+              "mean covariance of two rotations' margins, which assumes the cards' effects sum "
+              "to zero over the rotations); the "
               "*strategy* part is the squared mean margin (the systematic edge); the *rest* "
               "(play randomness, interactions of cards and play) is what remains. Shares of "
               "the mean square, with 95% percentile bootstrap intervals over deals. The effect "
@@ -239,7 +290,11 @@ def analyse(runs: list[Run], ctx: Context):
               f"win and draw rates: the fewest deals N of a match won on most deals won (a "
               f"level match is not a win) and the fewest deal wins K of a first-to-K match "
               f"(draws count for no one) that the better strategy wins with probability "
-              f"{TARGET:.0%}; the range moves the win rate by the score's 95% half-width. "
+              f"{TARGET:.0%}; the range moves the win rate by the 95% half-width of the "
+              f"edge (deal wins minus the opponents' deal wins per opponent). At three sides "
+              f"the match is won with more deal wins than each of the two other sides (they "
+              f"share the deals the first strategy neither wins nor draws), searched up to "
+              f"{MAX_DEALS_TWO} deals (exactly, over the joint distribution of the two leads). "
               "The rules' `rounds_to_win` allows K up to 7 only.", "",
               "![trump effect](trump_effect.png)", "", "![deal share](deal_share.png)", ""]
     if curves:
@@ -269,15 +324,20 @@ def analyse(runs: list[Run], ctx: Context):
             "s": ("score of the first %", lambda r: stats.fmt_ci(r["score"], r["score_lo"],
                                                                  r["score_hi"])),
             "who": ("better", None),
-            "n": ("deals N (range)", lambda r: "" if pd.isna(r["best_of"]) else
-                  f"{_fmt_n(r['best_of'])} ({r['best_of_range']})"),
-            "k": ("first to K (range)", lambda r: "" if pd.isna(r["first_to"]) else
-                  f"{_fmt_n(r['first_to'])} ({r['first_to_range']})")}), ""]
+            "n": ("deals N (range)", lambda r: "" if not r["best_of_range"] else
+                  f"{_fmt_n(r['best_of'], r['cap'])} ({r['best_of_range']})"),
+            "k": ("first to K (range)", lambda r: "" if not r["first_to_range"] else
+                  f"{_fmt_n(r['first_to'], r['cap'])} ({r['first_to_range']})")}), ""]
     return write(ctx.out, lines, {"regression": reg, "variance": dec, "match_length": mat})
 
 
-def _fmt_n(x) -> str:
-    return f">{MAX_DEALS}" if x is None or pd.isna(x) else f"{int(x)}"
+def _specs(runs: list[Run]) -> list[str]:
+    """Every strategy spec of the runs' lineups, in order of first appearance."""
+    return list(dict.fromkeys(e for run in runs for cell in run.cells for e in cell["lineup"]))
+
+
+def _fmt_n(x, cap: int = MAX_DEALS) -> str:
+    return f">{cap}" if x is None or pd.isna(x) else f"{int(x)}"
 
 
 def trump_chart(reg: pd.DataFrame):
@@ -298,26 +358,39 @@ def trump_chart(reg: pd.DataFrame):
 
 
 def share_chart(dec: pd.DataFrame):
-    """The deal's share of the margin's variance, per preset; a marker per pairing."""
+    """The deal's share of the margin's variance per preset: a panel per first strategy of
+    the pairing (shared axes), a marker per pairing."""
     presets = list(dict.fromkeys(dec["preset"]))
-    pairs = list(dict.fromkeys(dec["pair"]))
-    fig, axes = figure(1, 1, panel_height=0.5 + 0.22 * len(presets))
-    ax = axes[0, 0]
-    off = 0.7 / max(len(pairs), 1)
-    for j, p in enumerate(pairs):
-        g = dec[dec["pair"] == p].set_index("preset").reindex(presets)
-        y = np.arange(len(presets)) + (j - (len(pairs) - 1) / 2) * off
-        ax.errorbar(100 * g["deal_share"], y, xerr=[100 * (g["deal_share"] - g["deal_lo"]),
-                                                    100 * (g["deal_hi"] - g["deal_share"])],
-                    fmt=MARKERS[j % len(MARKERS)], color=PALETTE[j % len(PALETTE)], label=p,
-                    markersize=3.5)
-    ax.set_yticks(range(len(presets)), presets)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of the point margin's mean square decided by the deal (%), 95% CI")
-    ax.set_title("The deal's share of the point margin")
-    ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    first = dec["pair"].str.split(" ").str[0]
+    groups = list(dict.fromkeys(first))
+    cols = min(2, len(groups))
+    rows = math.ceil(len(groups) / cols)
+    fig, axes = figure(rows, cols, panel_height=0.5 + 0.2 * len(presets), sharex=True,
+                       sharey=True)
+    y0 = np.arange(len(presets))
+    for ax, grp in zip(axes.flat, groups):
+        g = dec[first == grp]
+        pairs = list(dict.fromkeys(g["pair"]))
+        off = 0.7 / max(len(pairs), 1)
+        for j, p in enumerate(pairs):
+            h = g[g["pair"] == p].set_index("preset").reindex(presets)
+            y = y0 + (j - (len(pairs) - 1) / 2) * off
+            ax.errorbar(100 * h["deal_share"], y,
+                        xerr=np.nan_to_num([100 * (h["deal_share"] - h["deal_lo"]),
+                                            100 * (h["deal_hi"] - h["deal_share"])]),
+                        fmt=MARKERS[j], color=PALETTE[j], label=p, markersize=3.5)
+        ax.set_yticks(y0, presets)
+        ax.set_xlim(-5, 105)
+        ax.set_title(f"{grp} against ...")
+        ax.grid(axis="y", visible=False)
+        ax.legend(loc="lower left", bbox_to_anchor=(0.35, 0.0), fontsize=7)
+    axes[0, 0].invert_yaxis()
+    for i, ax in enumerate(axes.flat[:len(groups)]):
+        if i + cols >= len(groups):              # the lowest panel of its column
+            ax.xaxis.set_tick_params(labelbottom=True)
+    hide_unused(axes, len(groups))
+    fig.supxlabel("share of the point margin's mean square decided by the deal (%), 95% CI",
+                  fontsize=9)
     return fig
 
 
@@ -338,13 +411,15 @@ def curve_chart(curves: dict):
                         linewidth=1.1)
         ax.axhline(100 * TARGET, color="black", linewidth=0.8, linestyle=":")
         ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
         ax.set_title(preset)
-    for ax in axes[-1]:
-        ax.set_xlabel("deals in the match (odd N)")
+    for i, ax in enumerate(axes.flat[:len(presets)]):
+        if i + cols >= len(presets):             # the lowest panel of its column
+            ax.xaxis.set_tick_params(labelbottom=True)
     for ax in axes[:, 0]:
         ax.set_ylabel("match won (%)")
-    for ax in axes.flat[len(presets):]:
-        ax.set_visible(False)
+    hide_unused(axes, len(presets))
+    fig.supxlabel("deals in the match (odd N, log scale)", fontsize=9)
     handles, labels = [], []
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -368,17 +443,25 @@ def conclusion(reg, dec, mat) -> list[str]:
                  f"{100 * reg['r2_pair'].min():.1f}-{100 * reg['r2_pair'].max():.1f}%.")
     for pair, g in dec.groupby("pair", sort=False):
         lines.append(f"- **{pair}:** of the point margin's mean square, the deal decides "
-                     f"{100 * g['deal_share'].min():.0f}-{100 * g['deal_share'].max():.0f}% "
-                     f"across presets (lowest {g.loc[g['deal_share'].idxmin(), 'preset']}, "
-                     f"highest {g.loc[g['deal_share'].idxmax(), 'preset']}), the strategy "
-                     f"{100 * g['strategy_share'].min():.0f}-"
-                     f"{100 * g['strategy_share'].max():.0f}%, the rest (play randomness) "
-                     "the remainder.")
-    better = mat.dropna(subset=["best_of"])
+                     + _span(g, "deal_share") + ", the strategy " + _span(g, "strategy_share")
+                     + ", the rest (play randomness, and how cards and play combine) the "
+                     "remainder.")
+    better = mat[mat["best_of_range"] != ""]
     for _, m in better.iterrows():
-        if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs"):
+        if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs", "brisca-3-remove2"):
             lines.append(f"- **{m['preset']}, {m['pair']}:** {m['who']} wins 95% of matches "
-                         f"of {_fmt_n(m['best_of'])} deals ({m['best_of_range']}) or of "
-                         f"first to {_fmt_n(m['first_to'])} deal wins "
+                         f"of {_fmt_n(m['best_of'], m['cap'])} deals ({m['best_of_range']}) "
+                         f"or of first to {_fmt_n(m['first_to'], m['cap'])} deal wins "
                          f"({m['first_to_range']}).")
     return lines
+
+
+def _span(g: pd.DataFrame, col: str) -> str:
+    """``a%`` in one preset, else ``a-b% across presets (lowest P, highest Q)``."""
+    if len(g) == 1:
+        return f"{100 * g[col].iloc[0]:.0f}% ({g['preset'].iloc[0]})"
+    lo, hi = g.loc[g[col].idxmin()], g.loc[g[col].idxmax()]
+    if round(100 * lo[col]) == round(100 * hi[col]):
+        return f"{100 * lo[col]:.0f}% in every preset"
+    return (f"{100 * lo[col]:.0f} to {100 * hi[col]:.0f}% across presets (lowest "
+            f"{lo['preset']}, highest {hi['preset']})")

@@ -74,32 +74,33 @@ QUESTIONS = {q.name: q for q in (
              "card points wins), and what a strategy built for it gains.",
              ("reves", "reves_ismcts")),
     Question("luck_skill", "Luck or skill: how much of a deal's result does the deal decide?",
-             "For each preset with two sides and each strategy pairing (random, greedy, "
-             "ismcts): a logistic regression of the result on the signed difference in trumps "
-             "dealt and on the pairing, a decomposition of the point margin into deal, "
-             "strategy and the rest, and how many deals the better player needs to win 95% of "
-             "matches.", ("luck_skill",),
-             note="Not covered yet: the ISMCTS pairings. Their spec is "
-                  "`experiments/luck_skill_ismcts.toml` (ISMCTS at 1000 iterations against "
-                  "random and greedy in brisca-2 and briscola-2, 400 duplicate deals); it did "
-                  "not fit this report's compute budget. Play it with `briscasim run "
-                  "experiments/luck_skill_ismcts.toml` and analyse it with `briscasim report "
-                  "runs/luck_skill_ismcts` (the spec names this analysis). `expert` does not "
-                  "exist in briscasim yet."),
+             "For each preset (two sides, and three sides: three players, six in pairs) and "
+             "each strategy pairing (random, greedy, expert, ismcts): a logistic regression of "
+             "the result on the signed difference in trumps dealt and on the pairing, a "
+             "decomposition of the point margin into deal, strategy and the rest, and how "
+             "many deals the better player needs to win 95% of matches.",
+             ("luck_skill", "luck_skill_expert", "luck_skill_three_sides", "luck_skill_ismcts")),
+    Question("chiamata", "Briscola Chiamata: what to bid and whom to call",
+             "In chiamata-5 with greedy bidding, calling and play: the caller's success rate "
+             "and game points by contract and by the card points of his hand, calling a "
+             "partner against calling one's own card, each seat's edge, whether the caller "
+             "should lead the first trick, flat against ladder scoring, an auction by points; "
+             "and the strength of greedy among random players and of ISMCTS among greedy "
+             "players, as caller, partner and defender, on duplicate deals.",
+             ("chiamata", "chiamata_greedy_random", "chiamata_strength")),
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
-             "Does holding the 7 of trumps help a strong player, and in which variants? ISMCTS "
-             "at 1000 iterations a move on both sides (the opponent swaps at once) holds the 7 "
-             "to the last chance or swaps at once, in brisca-2 (swap before the draw), on "
-             "duplicate deals. `expert` does not exist in briscasim yet, so only ISMCTS plays "
-             "here. The target half-width of 0.5 percentage points would need about 4,500 "
-             "deals per cell (2.3 times this run); other variants (after_draw, four players) "
-             "did not fit the compute budget: the Method section gives the half-width reached.",
-             ("hold_the_seven_strong",),
-             note="Compute, measured: the 4,000 deals (8,000 plays of ISMCTS against ISMCTS) "
-                  "took 22.7 min of wall time on one worker thread, about 9 CPU minutes (the "
-                  "2-core machine was shared with three other jobs). The run folder was "
-                  "completed from an identical earlier run of these two cells (same spec "
-                  "cells, seed and chunks), so its manifest records no time."),
+             "Does holding the 7 of trumps help a strong player, and in which variants? "
+             "`expert` on both sides (the opponent swaps at once) with each swap policy in "
+             "brisca-2 with the swap before and after the draw and in brisca-2-blackhand, and "
+             "ISMCTS at 1000 iterations a move on both sides holding the 7 to the last chance "
+             "in brisca-2 before and after the draw, on duplicate deals.",
+             ("hold_the_seven_expert", "hold_the_seven_strong"),
+             note="Compute of the ISMCTS cells, measured (CPU time of the run's process): "
+                  "the 2,000 duplicate deals (4,000 plays of ISMCTS against ISMCTS at "
+                  "`ismcts:iterations=1000`) took 5.2 CPU minutes, about 1 of them compiling, "
+                  "so 0.06 CPU seconds a play; the machine ran 10-15 jobs on its 2 cores, which "
+                  "made it 50 minutes of wall time and held the ISMCTS cells to 500 deals each. "
+                  "`expert` is cheap: 40,000 deals a cell."),
 )}
 
 

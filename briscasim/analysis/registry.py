@@ -52,6 +52,8 @@ ANALYSES = {a.name: a for a in (
              "what carries over", _P + "round_robin", "check_reverse", "analyse_reverse"),
     Analysis("luck_skill", "luck or skill: trumps dealt against the pairing, variance "
              "shares, match length", _P + "luck_skill"),
+    Analysis("chiamata", "Briscola Chiamata: contracts, hands, self-calls, seats, first "
+             "lead, scoring, strength by role", _P + "chiamata"),
 )}
 
 

@@ -155,9 +155,9 @@ def pairs_chart(pairs: pd.DataFrame):
         ax.set_xlim(0, 100)
         ax.set_yticks(y, keys)
         ax.set_title(v)
-        ax.set_xlabel("score of A (%), 95% CI")
         ax.grid(axis="y", visible=False)
     axes[0, 0].invert_yaxis()
+    fig.supxlabel("score of A (%), 95% CI; dotted: even", fontsize=9)
     return fig
 
 

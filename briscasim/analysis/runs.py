@@ -50,11 +50,17 @@ class Run:
 
     @property
     def seconds(self) -> float:
-        return float(self.manifest.get("last_session", {}).get("seconds", math.nan))
+        """Wall time of the session that finished the run (compiling included)."""
+        return float(self.manifest.get("last_run", {}).get("seconds", math.nan))
+
+    @property
+    def compile_seconds(self) -> float:
+        """Of :attr:`seconds`, the time spent compiling the engine."""
+        return float(self.manifest.get("last_run", {}).get("compile_seconds", 0.0))
 
     @property
     def workers(self):
-        return self.manifest.get("last_session", {}).get("workers")
+        return self.manifest.get("last_run", {}).get("workers")
 
     @property
     def deals(self) -> int:
@@ -135,10 +141,13 @@ def entry_won(rec: pd.DataFrame, n_seats: int, side_of, entry: int = 0) -> np.nd
 def cost_line(runs: list[Run]) -> str:
     """What the runs cost: deals and wall time per run, and the worker threads."""
     secs = sum(r.seconds for r in runs)
+    compiling = sum(r.compile_seconds for r in runs)
     deals = sum(r.deals for r in runs)
     workers = sorted({r.workers for r in runs} - {None})
-    parts = ", ".join(f"`{r.name}` {r.deals:,} deals in {r.seconds:.0f} s" for r in runs)
-    return (f"Compute: {deals:,} deals in {secs / 60:.1f} min of wall time ({parts}) on "
+    parts = ", ".join(f"`{r.name}` {r.deals:,} deals in {r.seconds - r.compile_seconds:.0f} s"
+                      for r in runs)
+    return (f"Compute: {deals:,} deals in {(secs - compiling) / 60:.1f} min of wall time "
+            f"({parts}; compiling the engine took {compiling / 60:.1f} min more) on "
             f"{'/'.join(map(str, workers)) or '?'} worker thread(s) of a 2-core machine shared "
             "with other jobs, so the times are rough.")
 

@@ -109,8 +109,8 @@ def chart(t: pd.DataFrame):
         ax.set_yticks(y, presets)
         ax.grid(axis="y", visible=False)
         ax.set_title(s)
-        ax.set_xlabel("edge of side 0 (pp), 95% CI")
     axes[0, 0].invert_yaxis()
+    fig.supxlabel("edge of side 0 (pp), 95% CI", fontsize=9)
     return fig
 
 

@@ -208,7 +208,7 @@ def hist_chart(hists):
             share = 100 * counts / len(pts) / np.diff(edges) * BIN
             ax.stairs(share, edges, color=PALETTE[i], label=variant, linewidth=1.1)
         ax.set_title(f"every seat {strategy}")
-        ax.set_xlabel("card points of a player")
+    fig.supxlabel("card points of a player", fontsize=9)
     axes[0, 0].set_ylabel(f"share of plays (% per {BIN} points)")
     axes[0, -1].legend(loc="upper right")
     return fig

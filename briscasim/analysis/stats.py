@@ -220,59 +220,99 @@ def bradley_terry(a, b, score, plays, anchor: int = 0, prior_draws: float = 0.0)
 
 # ---- matches -----------------------------------------------------------------------------
 
-def match_curve(win: float, draw: float, max_deals: int) -> np.ndarray:
+def match_curve(win: float, draw: float, max_deals: int, others: int = 1) -> np.ndarray:
     """``P[N - 1]``, N = 1..max_deals: probability that a player who wins a deal with
-    probability ``win`` and draws with ``draw`` (independent deals) wins more deals than the
-    opponent over N deals (a level match is not a win). The distribution of wins minus losses
-    is convolved deal by deal."""
-    step = np.array([max(0.0, 1.0 - win - draw), draw, win])     # -1, 0, +1
-    dist = np.ones(1)
+    probability ``win`` and draws with ``draw`` (independent deals) wins more deals than each
+    of ``others`` opponents over N deals (a level match is not a win); the opponents share the
+    other deals equally. With one opponent the distribution of wins minus losses is convolved
+    deal by deal; with two, the joint distribution of the leads over each (``others`` > 2 is
+    not supported)."""
+    if others not in (1, 2):
+        raise ValueError(f"others = {others}: one or two opponents")
+    loss = max(0.0, 1.0 - win - draw) / others
     out = np.empty(max_deals)
-    for n in range(1, max_deals + 1):
-        dist = np.convolve(dist, step)
-        out[n - 1] = dist[n + 1:].sum()                        # index n: level
+    if others == 1:
+        step = np.array([loss, draw, win])                      # -1, 0, +1
+        dist = np.ones(1)
+        for n in range(1, max_deals + 1):
+            dist = np.convolve(dist, step)
+            out[n - 1] = dist[n + 1:].sum()                    # index n: level
+        return out
+    m = max_deals
+    dist = np.zeros((2 * m + 3, 2 * m + 3))                    # lead over each, offset m + 1
+    dist[m + 1, m + 1] = 1.0
+    for n in range(1, m + 1):
+        new = draw * dist
+        new[1:, 1:] += win * dist[:-1, :-1]                    # the player wins: both leads +1
+        new[:-1, :] += loss * dist[1:, :]                      # the first opponent wins
+        new[:, :-1] += loss * dist[:, 1:]                      # the second opponent wins
+        dist = new
+        out[n - 1] = dist[m + 2:, m + 2:].sum()
     return out
 
 
-def match_win_probability(win: float, draw: float, deals: int) -> float:
+def match_win_probability(win: float, draw: float, deals: int, others: int = 1) -> float:
     """Probability of winning a match of ``deals`` deals (:func:`match_curve`)."""
-    return float(match_curve(win, draw, deals)[-1])
+    return float(match_curve(win, draw, deals, others)[-1])
 
 
-def deals_needed(win: float, draw: float, target: float = 0.95, cap: int = 2001
-                 ) -> int | None:
+def deals_needed(win: float, draw: float, target: float = 0.95, cap: int = 2001,
+                 others: int = 1) -> int | None:
     """Fewest (odd) deals N such that the player wins an N-deal match with probability at
     least ``target``; None if not within ``cap``."""
-    curve = match_curve(win, draw, cap)
+    curve = match_curve(win, draw, cap, others)
     odd = np.arange(0, cap, 2)                   # N = 1, 3, 5, ...
     hit = np.flatnonzero(curve[odd] >= target)
     return int(odd[hit[0]] + 1) if hit.size else None
 
 
-def first_to_probability(win: float, draw: float, k: int) -> float:
-    """Probability of reaching ``k`` deal wins first (draws count for no one), with deal win
-    and draw probabilities ``win`` and ``draw``: a negative binomial sum."""
-    from scipy.stats import nbinom
+def first_to_probability(win: float, draw: float, k: int, others: int = 1) -> float:
+    """Probability of reaching ``k`` deal wins first (draws count for no one) against
+    ``others`` opponents sharing the other deals equally: the player's k-th win comes before
+    any opponent's (a negative binomial sum; with several opponents, over the ways their wins
+    fall short of k each)."""
+    from scipy.special import gammaln, logsumexp
     loss = 1.0 - win - draw
     if win + loss <= 0:
         return math.nan
-    p = win / (win + loss)
-    return float(nbinom.cdf(k - 1, k, p))        # fewer than k losses before the k-th win
+    p, q = win / (win + loss), loss / (win + loss) / others
+    if others == 1:
+        from scipy.stats import nbinom
+        return float(nbinom.cdf(k - 1, k, p))    # fewer than k losses before the k-th win
+    if p == 0 or q == 0:
+        return float(p > 0)
+    # log of the multinomial ways to share s losses among the opponents, fewer than k each
+    ways = np.zeros(1)
+    one = -gammaln(np.arange(k) + 1)             # sum over b of x^b / b!, b < k
+    for _ in range(others):
+        ways = _log_convolve(ways, one)
+    s = np.arange(len(ways))
+    terms = (gammaln(k + s) - gammaln(k) + ways + k * math.log(p) + s * math.log(q))
+    return float(min(1.0, math.exp(logsumexp(terms))))
 
 
-def rounds_needed(win: float, draw: float, target: float = 0.95, cap: int = 999) -> int | None:
+def _log_convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The convolution of two sequences given and returned as logarithms."""
+    out = np.full(len(a) + len(b) - 1, -np.inf)
+    for i, x in enumerate(a):
+        out[i:i + len(b)] = np.logaddexp(out[i:i + len(b)], x + b)
+    return out
+
+
+def rounds_needed(win: float, draw: float, target: float = 0.95, cap: int = 999,
+                  others: int = 1) -> int | None:
     """Smallest ``k`` such that the player reaches ``k`` deal wins first with probability at
     least ``target``; None if not within ``cap`` (or the player is not the better one)."""
-    if not win > 1.0 - win - draw:
+    if not win > (1.0 - win - draw) / others:
         return None
     lo, hi = 1, 1
-    while first_to_probability(win, draw, hi) < target:
+    while first_to_probability(win, draw, hi, others) < target:
         if hi >= cap:
             return None
         lo, hi = hi, min(2 * hi, cap)
     while lo < hi:
         mid = (lo + hi) // 2
-        if first_to_probability(win, draw, mid) >= target:
+        if first_to_probability(win, draw, mid, others) >= target:
             hi = mid
         else:
             lo = mid + 1

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..experiments.report import markdown_table
-from ..experiments.style import PALETTE, figure, save, style
+from ..experiments.style import PALETTE, figure, hide_unused, save, style
 from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure, entry_won, per_deal
@@ -180,14 +180,13 @@ def forest(t: pd.DataFrame, col: str, scale: float, xlabel: str):
         ax.errorbar(m, y, xerr=err, fmt="o", color=PALETTE[0], markersize=3.5)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(y, policies)
-        ax.set_title(f"{variant}\n{play}", fontsize=8.5)
+        ax.set_title(f"{variant}, {play}", fontsize=8.5, loc="center")
         ax.grid(axis="y", visible=False)
-        if i // cols == rows - 1 or i + cols >= len(groups):
-            ax.set_xlabel(xlabel)
+        if i + cols >= len(groups):              # the lowest panel of its column
             ax.xaxis.set_tick_params(labelbottom=True)
     axes[0, 0].invert_yaxis()
-    for ax in axes.flat[len(groups):]:
-        ax.set_visible(False)
+    hide_unused(axes, len(groups))
+    fig.supxlabel(xlabel, fontsize=9)
     return fig
 
 
@@ -213,7 +212,7 @@ def lost_bars(t: pd.DataFrame):
     ax.grid(axis="y", visible=False)
     if len(cells) > 1:
         ax.set_title("How often holding loses the swap altogether")
-        fig.legend(loc="outside right upper")
+        fig.legend(loc="outside lower center", ncol=2)
     else:
         ax.set_title(f"How often holding loses the swap altogether ({cells[0]})")
     return fig

@@ -105,7 +105,7 @@ class Terminal:
         up = deal.face_up
         table = (f"face-up {named(up)}, " if up != L.NO_CARD and to_draw else "")
         self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
-                  f"{C.SUIT_NAMES[deal.trump]}; {table}{to_draw} cards to draw; points: "
+                  f"{C.suit_name(deal.trump)}; {table}{to_draw} cards to draw; points: "
                   f"{self.points_line(deal)}")
         trick = deal.current_trick
         if trick and deal.phase == "play":
@@ -266,8 +266,9 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
                                            f"{', '.join(map(str, saved))}" if saved else ""))
         return
     from ..engine.match import seating
-    for j, deal in enumerate(deals):       # a deal ended by a black hand asks nobody
-        you.sit(deal, (seat - seating(j, 0, n)) % n)
+    for deal in deals:                     # a deal ended by a black hand asks nobody
+        shift = deal.shift if match else 0     # the times a match's deal has passed on
+        you.sit(deal, (seat - seating(shift, 0, n)) % n)
         you.catch_up(deal)
         out = deal.outcome
         side = rules.side_of[you.seat]

@@ -35,7 +35,8 @@ def _outcome_line(rules, replay) -> str:
 @click.option("--deck", default=None, metavar="CODES",
               help="Replay a typed-in deal: the deck order, top first (e.g. \"Ao 3c ...\").")
 @click.option("--actions", default=None, metavar="CODES",
-              help="With --deck: the actions played, in order (cards, swap, keep).")
+              help="With --deck: the actions played, in order (cards, swap, keep; in "
+                   "Briscola Chiamata pass, bid:R, bid:75, call:Ro).")
 @click.option("--file", "deal_file", type=click.Path(dir_okay=False), default=None,
               help="Replay a typed-in deal from a JSON or TOML file (keys deck, actions, "
                    "preset/rules or options).")
@@ -84,7 +85,8 @@ def replay(preset, rule_overrides, strategies, seed, deal_index, rotation, deck,
                 return
             n = rules.players
             for j, d in enumerate(m.deals):
-                click.echo(f"== match {deal_index}, deal {j} (seat s is player (s + {j}) % {n})")
+                click.echo(f"== match {deal_index}, deal {j} (seat s is player (s + {d.shift}) "
+                           f"% {n})")
                 click.echo(d.log())
                 click.echo("")
             click.echo(_outcome_line(rules, m))

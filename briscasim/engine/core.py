@@ -7,7 +7,8 @@ deal state). Batch simulation, search, replays and interactive play all call the
 A deal runs as: :func:`start_deal` with a deck order, then :func:`step` with one action at a
 time until the phase is ``PHASE_OVER``. :func:`legal_actions` lists what the seat to act may do.
 Between tricks the engine resolves the trick, offers the swap to the winner (phase
-``PHASE_SWAP``) when docs/rules.md allows it, and draws, all inside :func:`step`.
+``PHASE_SWAP``) when docs/rules.md allows it, and draws, all inside :func:`step`. Briscola
+Chiamata's auction, reopen question and call come before the play (:mod:`.chiamata`).
 """
 import numpy as np
 from llvmlite import ir
@@ -25,7 +26,7 @@ from .layout import (
     REC_LAST_WINNER, REC_OUT_POINTS, REC_POINTS, REC_SWAP2_CARD, REC_SWAP2_DECLINED,
     REC_SWAP2_SEAT, REC_SWAP2_TRICK, REC_SWAP7_CARD, REC_SWAP7_DECLINED, REC_SWAP7_SEAT,
     REC_SWAP7_TRICK, REC_TRUMP, REC_TURNED, REC_WINNER, R_BLACK_HAND, R_CARD_FACE,
-    R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_HAND_SIZE, R_LEFTOVER,
+    R_AUCTION, R_CARD_POINTS, R_CARD_STRENGTH, R_CARD_SUIT, R_DECK, R_DECK_N, R_HAND_SIZE, R_LEFTOVER,
     R_N_SIDES,
     R_N_UNDRAWN, R_OBJECTIVE, R_PLAYERS, R_RESHUFFLE, R_SEVEN_FACES, R_SIDE, R_START_STATE,
     R_SWAP_SEVEN, R_SWAP_TIMING, R_SWAP_TWO, R_TIE, R_TWO_FACES, START_STATE_SLOTS, STATE_LEN,
@@ -35,9 +36,16 @@ from .layout import (
     S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRICK_NO,
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
+from .layout import (  # the options of the named forms
+    EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
+    R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
+    RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
+    SIGNALS_RAIS, SIG_VALID, S_SEAT_POINTS, S_TARGET_SEAT,
+)
 from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 
 _ACE, _THREE, _KING, _SEVEN, _TWO = 0, 1, 2, 7, 11
+_JACK, _SIX, _FOUR = 4, 8, 10
 
 
 # ---- events --------------------------------------------------------------------------------
@@ -203,6 +211,34 @@ def holds(state, seat, card):
     return slots_equal(state, hand_base(seat), card) != 0
 
 
+@njit(cache=True, _nrt=False)
+def _following_cards(rules, state, seat, out):
+    """Under ``must_follow_suit``: write the seat's cards of the suit led into ``out`` and
+    return how many (0: it holds none, and may play any card) (out of line)."""
+    led = card_suit(rules, state[S_TRICK])
+    base = hand_base(seat)
+    k = 0
+    for i in range(MAX_HAND):
+        c = state[at(base + i)]
+        out[at(k)] = c
+        k += card_suit(rules, c) == led
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _fails_to_follow(rules, state, seat, card):
+    """Under ``must_follow_suit``: True if ``card`` is not of the suit led while the seat
+    holds a card of it (out of line)."""
+    led = card_suit(rules, state[S_TRICK])
+    if card_suit(rules, card) == led:
+        return False
+    base = hand_base(seat)
+    for i in range(MAX_HAND):
+        if card_suit(rules, state[at(base + i)]) == led:
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _give(state, seat, card):
     """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
@@ -239,7 +275,8 @@ def start_deal(rules, state, deck, events=None):
     Copies the rules vector's ``R_START_STATE`` (all that does not depend on the cards, worked
     out once by :meth:`briscasim.rules.Rules.to_array`), deals ``hand_size`` cards to each seat
     one at a time from seat 0, turns the next card face up (with ``face_up_reshuffle``, an A or 3 goes
-    back into the middle of the stock), and checks for a black hand in dealing order.
+    back into the middle of the stock; with ``trump = none`` no card is turned: the start
+    state says there is no trump), and checks for a black hand in dealing order.
     """
     n = rules[R_PLAYERS]
     start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
@@ -251,8 +288,16 @@ def start_deal(rules, state, deck, events=None):
             state[at(hand_base(s) + r)] = deck[at(pos)]
             emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
-    turned = deck[at(pos)]
+    if rules[R_AUCTION] != 0:
+        return      # Briscola Chiamata: every card is dealt; the auction comes next
     m = state[S_N_FACEDOWN]
+    if rules[R_NO_TRUMP] != 0:
+        for i in range(m):
+            state[at(S_STOCK + i)] = deck[at(pos + i)]
+        if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+            _show_dealt(rules, state)
+        return
+    turned = deck[at(pos)]
     for i in range(m):
         state[at(S_STOCK + i)] = deck[at(pos + 1 + i)]
     if rules[R_RESHUFFLE] != 0:
@@ -274,6 +319,8 @@ def start_deal(rules, state, deck, events=None):
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
+    if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+        _show_dealt(rules, state)
     if rules[R_BLACK_HAND] != 0:
         for s in range(n):
             if _black_hand(rules, state, s):
@@ -375,6 +422,9 @@ def _draw_round(rules, state, seat, events):
             state[at(S_KNOWN + card)] = seat
         to_draw -= 1
         _give(state, seat, card)
+        # the rules tests are the same all deal long: predictable
+        if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+            _show_drawn(rules, state, seat, card, drawn, facedown)
         emit(events, EVENT_DRAW, seat, card, face_up)
         if black_hand and _black_hand(rules, state, seat):
             state[S_DRAWN] = drawn
@@ -386,6 +436,35 @@ def _draw_round(rules, state, seat, events):
     state[S_DRAWN] = drawn
     state[S_TO_DRAW] = to_draw
     return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _show_stock_top(rules, state, drawn, facedown):
+    """With ``stock_top_visible``, show everyone the next face-down card to draw (``drawn``
+    drawn so far of the ``facedown`` that will be)."""
+    if rules[R_STOCK_TOP_VISIBLE] != 0 and drawn < facedown:
+        state[at(S_KNOWN + state[at(S_STOCK + drawn)])] = KNOWN_STOCK_TOP
+
+
+@njit(cache=True, _nrt=False)
+def _show_dealt(rules, state):
+    """After the deal: with ``open_hands`` every card dealt is public in its seat's hand;
+    with ``stock_top_visible`` the top of the stock is shown (out of line, as every rare
+    path: the kernels that inline the deal stay smaller)."""
+    if rules[R_OPEN_HANDS] != 0:
+        for s in range(rules[R_PLAYERS]):
+            for i in range(rules[R_HAND_SIZE]):
+                state[at(S_KNOWN + state[at(hand_base(s) + i)])] = s
+    _show_stock_top(rules, state, 0, state[S_FACEDOWN_TO_DRAW])
+
+
+@njit(cache=True, _nrt=False)
+def _show_drawn(rules, state, seat, card, drawn, facedown):
+    """Under ``open_hands`` or ``stock_top_visible``: the ``card`` ``seat`` just drew was
+    seen (as it was picked up, or on top of the stock), so it is public in that hand; the
+    next top is shown (out of line)."""
+    state[at(S_KNOWN + card)] = seat
+    _show_stock_top(rules, state, drawn, facedown)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -401,6 +480,9 @@ def _after_draw(rules, state, winner):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_deal(rules, state, events):
+    if rules[R_AUCTION] != 0:
+        chiamata.settle(rules, state, events)
+        return
     n_sides = rules[R_N_SIDES]
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
     best = state[S_POINTS]
@@ -426,6 +508,23 @@ def _finish_deal(rules, state, events):
     emit(events, EVENT_OVER, winner, state[S_POINTS], state[S_POINTS + 1])
 
 
+@njit(cache=True, _nrt=False)
+def _reached_target(rules, state, winner, pts, events):
+    """Add the trick's ``pts`` to its ``winner``'s own captured points; if they reach
+    ``target_points``, the winner's side wins the deal at once (True) (out of line)."""
+    own = state[at(S_SEAT_POINTS + winner)] + pts
+    state[at(S_SEAT_POINTS + winner)] = own
+    if own < rules[R_TARGET_POINTS]:
+        return False
+    side = rules[at(R_SIDE + winner)]
+    state[S_TARGET_SEAT] = winner
+    state[S_WINNER] = side
+    state[S_PHASE] = PHASE_OVER
+    emit(events, EVENT_TARGET, winner, own, state[S_TRICK_NO])
+    emit(events, EVENT_OVER, side, state[S_POINTS], state[S_POINTS + 1])
+    return True
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _finish_trick(rules, state, last, events):
     """Resolve the trick whose ``last`` card was just played, then offer the swap or draw;
@@ -439,6 +538,8 @@ def _finish_trick(rules, state, last, events):
     wi = n - 1 if beats(rules, last, best_card, state[S_TRUMP]) else wi
     winner = seat_after(state[S_LEADER], wi, n)
     side = rules[at(R_SIDE + winner)]
+    if rules[R_AUCTION] != 0:
+        chiamata.reveal_partner(rules, state)
     pts = 0
     for i in range(n):
         pts += card_points(rules, state[S_TRICK + i])
@@ -453,6 +554,10 @@ def _finish_trick(rules, state, last, events):
     state[S_LEADER] = winner
     state[S_TURN] = winner
     emit(events, EVENT_TRICK, winner, pts, trick_no)
+    # the rules test is the same all deal long: predictable; before any swap offer, draw
+    # or normal end
+    if rules[R_TARGET_POINTS] != 0 and _reached_target(rules, state, winner, pts, events):
+        return winner
     if trick_no == state[S_N_TRICKS]:
         _finish_deal(rules, state, events)
         return winner
@@ -488,6 +593,10 @@ def step(rules, state, action, events=None):
             return -1
         n = rules[R_PLAYERS]
         played = state[S_TRICK_N]
+        # the rules test is the same all deal long: predictable
+        if rules[R_FOLLOW_SUIT] != 0 and played > 0 and _fails_to_follow(rules, state, seat,
+                                                                         action):
+            return -1
         state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
@@ -504,7 +613,7 @@ def step(rules, state, action, events=None):
         return _finish_trick(rules, state, action, events)
     if phase == PHASE_SWAP:
         return _answer_swap(rules, state, seat, action, events)
-    return -1
+    return chiamata.auction_step(rules, state, action, events)
 
 
 @njit(cache=True, _nrt=False)
@@ -539,14 +648,20 @@ def _answer_swap(rules, state, seat, action, events):
 
 @njit(cache=True, _nrt=False, inline="always")
 def legal_actions(rules, state, out):
-    """Write the legal actions of the seat to act into ``out`` (room for ``MAX_LEGAL``); return
+    """Write the legal actions of the seat to act into ``out`` (room for ``MAX_LEGAL``, or
+    ``MAX_LEGAL_ANY`` in Briscola Chiamata's auction and call); return
     how many (jitted). The one place that decides what is legal: every strategy receives its
     result, and :func:`step` refuses anything else."""
     phase = state[S_PHASE]
     if phase == PHASE_PLAY:
         # every card in hand may be played: the hand's cards in slot order, packed by
         # selects (which slots are empty is as random as the deal); out has room for more
-        base = hand_base(state[S_TURN])
+        seat = state[S_TURN]
+        base = hand_base(seat)
+        if rules[R_FOLLOW_SUIT] != 0 and state[S_TRICK_N] > 0:
+            k = _following_cards(rules, state, seat, out)
+            if k > 0:
+                return k
         k = 0
         for i in range(MAX_HAND):
             c = state[at(base + i)]
@@ -557,7 +672,9 @@ def legal_actions(rules, state, out):
         out[0] = ACTION_SWAP
         out[1] = ACTION_KEEP
         return 2
-    return 0
+    if phase == PHASE_OVER:
+        return 0
+    return chiamata.legal_auction_actions(rules, state, out)
 
 
 
@@ -566,9 +683,11 @@ def legal_view(rules, state, seat, hand, out):
     """The legal actions of ``seat``, the seat to act, as an array (jitted): ``hand`` itself
     (:func:`hand_of`), when every slot of it holds a card that may be played (most
     decisions: nothing is copied), otherwise :func:`legal_actions` written into ``out``
-    (int16, as the hand). Either way the same actions in the same order."""
+    (int16, as the hand). Either way the same actions in the same order; with
+    ``must_follow_suit`` a follower's legal cards are always listed in ``out``."""
     empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
-    if (state[S_PHASE] == PHASE_PLAY) & (empty == 0):
+    free = (rules[R_FOLLOW_SUIT] == 0) | (state[S_TRICK_N] == 0)
+    if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
     return out[:legal_actions(rules, state, out)]
 
@@ -576,7 +695,10 @@ def legal_view(rules, state, seat, hand, out):
 @njit(cache=True, _nrt=False, inline="always")
 def signals(rules, state, seat):
     """The partner signals ``seat`` receives (docs/rules.md), one byte per partner in
-    seat order after ``seat``; 0 when signals are off or the seat has no partner (jitted)."""
+    seat order after ``seat``; 0 when signals are off or the seat has no partner; under
+    ``signals = rais``, :func:`rais_signals` (jitted)."""
+    if rules[R_SIGNALS] == SIGNALS_RAIS:
+        return rais_signals(rules, state, seat)
     out = np.int64(0)
     n = rules[R_PLAYERS]
     side = rules[R_SIDE + seat]
@@ -603,6 +725,58 @@ def signals(rules, state, seat):
     return out
 
 
+@njit(cache=True, _nrt=False)
+def rais_signals(rules, state, seat):
+    """What a captain learns of his partners' hands under ``signals = rais`` (docs/rules.md,
+    Schembil): from the end of the first trick a byte of ``RAIS_*`` bits per partner, in
+    seat order after him, and once no draw is left the cards of the next team-mate's hand
+    from bit ``RAIS_HAND_SHIFT``; 0 for a seat that is not its side's captain (jitted)."""
+    side = rules[R_SIDE + seat]
+    if rules[R_RAIS + side] != seat or state[S_TRICK_NO] == 0:
+        return np.int64(0)
+    n = rules[R_PLAYERS]
+    trump = state[S_TRUMP]
+    trick_n = state[S_TRICK_N]
+    best = state[S_TRICK + _winning(rules, state, trick_n)[0]] if trick_n > 0 else NO_CARD
+    out = np.int64(0)
+    shift = 0
+    mate = -1
+    for i in range(1, n):
+        p = seat_after(seat, i, n)
+        if rules[R_SIDE + p] != side:
+            continue
+        mate = p if mate < 0 else mate
+        place = p - state[S_LEADER]
+        place += n if place < 0 else 0
+        open_trick = (trick_n > 0) & (place >= trick_n)     # a card to beat, p still to play
+        b = SIG_VALID | (RAIS_WINNER_KNOWN if open_trick else 0)
+        for j in range(MAX_HAND):
+            c = state[hand_base(p) + j]
+            if c == NO_CARD:
+                continue
+            f = card_face(rules, c)
+            if card_suit(rules, c) == trump:
+                if f == _TWO or (_SIX <= f <= _FOUR):
+                    b |= RAIS_LOW_TRUMP
+                elif _KING <= f <= _JACK:
+                    b |= RAIS_DRESSED_TRUMP
+            else:
+                if card_points(rules, c) == 0:
+                    b |= RAIS_WORTHLESS
+                if f == _ACE or f == _THREE:
+                    b |= RAIS_CARICO
+                if open_trick and beats(rules, c, best, trump):
+                    b |= RAIS_WINNER
+        out |= np.int64(b) << shift
+        shift += 8
+    if state[S_TO_DRAW] == 0 and mate >= 0:
+        for j in range(MAX_HAND):
+            c = state[hand_base(mate) + j]
+            if c != NO_CARD:
+                out |= np.int64(1) << (RAIS_HAND_SHIFT + c)
+    return out
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def write_record(rules, state, out):
     """Write the per-deal record (``REC_*`` fields) of a finished deal into ``out`` (jitted)."""
@@ -620,8 +794,11 @@ def write_record(rules, state, out):
     out[REC_SWAP7_DECLINED] = state[S_SWAP7_DECLINED]
     out[REC_SWAP2_DECLINED] = state[S_SWAP2_DECLINED]
     out[REC_OUT_POINTS] = out_of_play_points(rules, state)
+    out[REC_TARGET_SEAT] = state[S_TARGET_SEAT]
     for s in range(6):
         out[REC_POINTS + s] = state[S_POINTS + s] if s < rules[R_N_SIDES] else 0
+    if rules[R_AUCTION] != 0:
+        chiamata.write_contract(rules, state, out)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -638,3 +815,8 @@ def out_of_play_points(rules, state):
     for i in range(first, m):
         pts += card_points(rules, state[S_STOCK + i])
     return pts
+
+
+# Briscola Chiamata's phases before the play, and its result: a module that uses the kernels
+# above, imported last and called through its name (whichever of the two loads first)
+from . import chiamata  # noqa: E402

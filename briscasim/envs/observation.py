@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import at, hand_base, legal_actions, signals, trick_winner_index
-from ..engine.layout import (KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, MAX_LEGAL,
+from ..engine.layout import (KNOWN_FACE_UP, KNOWN_STOCK_TOP, KNOWN_PLAYED, KNOWN_UNSEEN, MAX_LEGAL,
                              MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD,
                              OBJECTIVE_FEWEST, PHASE_OVER, PHASE_SWAP, R_N_SIDES, R_OBJECTIVE,
                              R_HAND_SIZE, R_PLAYERS, R_SIDE, R_SIGNALS, S_KNOWN, S_LEADER,
@@ -40,7 +40,8 @@ O_WINNING = OBSERVATION.field("winning", N_CARD_IDS, "1 for the card winning the
 O_PLAYED = OBSERVATION.field("played", N_CARD_IDS, "1 for each card played to a finished "
                              "trick")
 O_FACE_UP = OBSERVATION.field("face_up", N_CARD_IDS, "1 for the face-up card while it is on "
-                              "the table")
+                              "the table, and for the top of the stock while it is shown "
+                              "(stock_top_visible)")
 O_PARTNER_HOLDS = OBSERVATION.field("partner_holds", N_CARD_IDS, "1 for each card publicly "
                                     "known to be in a partner's hand (a face-up card drawn, "
                                     "a card taken by a swap)")
@@ -103,7 +104,8 @@ def encode(rules, state, seat, out):
     for c in range(N_CARD_IDS):
         out[at(O_PLAYED + c)] = known[at(c)] == KNOWN_PLAYED
     for c in range(N_CARD_IDS):
-        out[at(O_FACE_UP + c)] = known[at(c)] == KNOWN_FACE_UP
+        out[at(O_FACE_UP + c)] = (known[at(c)] == KNOWN_FACE_UP) | (
+            known[at(c)] == KNOWN_STOCK_TOP)
     for c in range(N_CARD_IDS):
         out[at(O_UNSEEN + c)] = known[at(c)] == KNOWN_UNSEEN
     for c in range(N_CARD_IDS):

@@ -68,6 +68,10 @@ class BriscaGame(pyspiel.Game):
         if preset not in PRESETS:
             raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
         self.rules = Rules.preset(preset)
+        if self.rules.chiamata:
+            raise ValueError(f"preset {preset!r}: the learning environments play the trick "
+                             "games; Briscola Chiamata's auction and call are not in their "
+                             "observation")
         self.deck_ids = tuple(self.rules.deck_ids)
         if self.rules.match_kind != "deal":
             raise ValueError(f"preset {preset!r} plays matches; the game is one deal")
@@ -275,6 +279,6 @@ class BriscaObserver:
         up = C.card_code(deal.face_up) if view.public[L.S_TO_DRAW] else "-"
         return (f"seat {player}: hand {' '.join(map(C.card_code, sorted(view.hand_cards)))}; "
                 f"trick {' '.join(map(C.card_code, deal.current_trick)) or '-'}; face-up {up}; "
-                f"trump {C.SUIT_NAMES[deal.trump]}; to draw {int(view.public[L.S_TO_DRAW])}; "
+                f"trump {C.suit_name(deal.trump)}; to draw {int(view.public[L.S_TO_DRAW])}; "
                 f"points {' '.join(map(str, deal.points))}; known {known or '-'}; "
                 f"swap offer {'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}")

@@ -63,6 +63,10 @@ class BriscaEnv(AECEnv):
                  render_mode: str | None = None, **options):
         super().__init__()
         self.rules = Rules.preset(preset, **options)
+        if self.rules.chiamata:
+            raise UserError(f"preset {preset!r}: the learning environments play the trick "
+                            "games; Briscola Chiamata's auction and call are not in their "
+                            "observation")
         if self.rules.match_kind != "deal":
             raise UserError(f"the environment plays single deals; rule option match = "
                             f"{self.rules.match!r} is not supported")

@@ -181,6 +181,10 @@ class VectorEnv:
         if not isinstance(rules, Rules):
             raise UserError(f"rules must be a preset name or a Rules value, not "
                             f"{type(rules).__name__}")
+        if rules.chiamata:
+            raise UserError(f"rules {rules.name}: the learning environments play the trick "
+                            "games; Briscola Chiamata's auction and call are not in their "
+                            "observation")
         if rules.match_kind != "deal":
             raise UserError(f"a vector environment plays single deals; rule option match = "
                             f"{rules.match!r} is not supported")

@@ -38,7 +38,7 @@ import pyarrow.parquet as pq
 from ..engine import layout as L
 
 MAX_SEATS = L.MAX_PLAYERS
-PER_SIDE = ("points", "deals_won")
+PER_SIDE = ("points", "deals_won", "game_points")
 
 
 def _fields(module, prefix: str, arrays: dict) -> list[tuple[str, int]]:
@@ -54,8 +54,16 @@ def _fields(module, prefix: str, arrays: dict) -> list[tuple[str, int]]:
     return sorted(out, key=lambda t: t[1])
 
 
-DEAL_FIELDS = _fields(L, "REC_", {"REC_POINTS": L.MAX_SIDES})
-assert [i for _, i in DEAL_FIELDS] == list(range(L.RECORD_LEN))
+DEAL_FIELDS = _fields(L, "REC_", {"REC_POINTS": L.MAX_SIDES,
+                                   "REC_GAME_POINTS": L.MAX_PLAYERS})
+"""Every field of a deal record; a trick game's record holds the first ``RECORD_LEN``, a
+Briscola Chiamata record all of them (:func:`deal_fields`)."""
+assert [i for _, i in DEAL_FIELDS] == list(range(L.CHIAMATA_RECORD_LEN))
+
+
+def deal_fields(width: int) -> list[tuple[str, int]]:
+    """``(column, record index)`` of deal records of ``width`` fields."""
+    return [f for f in DEAL_FIELDS if f[1] < width]
 
 
 @lru_cache(maxsize=1)
@@ -79,11 +87,13 @@ def _kept(name: str, n_sides: int) -> bool:
     return not (side.isdigit() and base in PER_SIDE and int(side) >= n_sides)
 
 
-def cell_shape(cell: dict) -> tuple[int, int, bool]:
-    """Seats, sides and whether it plays matches, of a resolved cell dict."""
+def cell_shape(cell: dict) -> tuple[int, int, bool, int]:
+    """Seats, sides, whether it plays matches, and the width of its deal records, of a
+    resolved cell dict."""
     from ..rules import Rules
     rules = Rules.from_options(cell["rules"])
-    return len(cell["seating"]), len(rules.sides), rules.match_kind != "deal"
+    width = L.CHIAMATA_RECORD_LEN if rules.chiamata else L.RECORD_LEN
+    return len(cell["seating"]), len(rules.sides), rules.match_kind != "deal", width
 
 
 def run_schema(cells) -> pa.Schema:
@@ -92,18 +102,20 @@ def run_schema(cells) -> pa.Schema:
     cells play them. A column that some cell does not have is nullable; the others are not
     (definition levels cost time to write)."""
     shapes = [cell_shape(c) for c in cells]
-    seats = max(s for s, _, _ in shapes)
-    kinds = {m for _, _, m in shapes}
+    seats = max(s for s, _, _, _ in shapes)
+    kinds = {m for _, _, m, _ in shapes}
+    widths = {w for _, _, m, w in shapes if not m}
     names, everywhere = [], set()
     for matches in sorted(kinds):
-        of_kind = [t for _, t, m in shapes if m == matches]
-        for name, _ in (match_fields() if matches else DEAL_FIELDS):
+        of_kind = [t for _, t, m, _ in shapes if m == matches]
+        for name, i in (match_fields() if matches else deal_fields(max(widths))):
             if _kept(name, max(of_kind)) and name not in names:
                 names.append(name)
-            if len(kinds) == 1 and _kept(name, min(of_kind)):
+            if len(kinds) == 1 and _kept(name, min(of_kind)) and (
+                    matches or i < min(widths)):
                 everywhere.add(name)
     dtype = pa.int32() if True in kinds else pa.int16()
-    low = min(s for s, _, _ in shapes)
+    low = min(s for s, _, _, _ in shapes)
     return pa.schema([pa.field("deal", pa.int64(), nullable=False),
                       pa.field("rotation", pa.int8(), nullable=False)]
                      + [pa.field(f"entry_{s}", pa.int8(), nullable=s >= low)
@@ -122,7 +134,8 @@ def to_table(cell, records: np.ndarray, n_sides: int, schema: pa.Schema, rotatio
     run's (:func:`run_schema`).
     """
     n = count * rotations
-    index = dict(match_fields() if records.shape[1] != L.RECORD_LEN else DEAL_FIELDS)
+    index = dict(deal_fields(records.shape[1]) if records.shape[1] in (
+        L.RECORD_LEN, L.CHIAMATA_RECORD_LEN) else match_fields())
     dtype = schema.field(schema.names[-1]).type
     np_type = dtype.to_pandas_dtype()
     lo, hi = _column_range(records)

@@ -19,13 +19,14 @@ import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, hand_of, legal_view, signals
-from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, NO_CARD, PHASE_SWAP, PUBLIC_LEN,
-                             R_SIGNALS, S_PHASE)
+from ..engine.layout import (MAX_LEGAL_ANY, MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP,
+                             PUBLIC_LEN, R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
                   KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER, STRATEGY_SIGNATURE,
                   SWAP_BY_PLAY, StrategyFunction)
+from .bidding import contract_decision
 from .counter import counter_strategy
 from .expert import expert_strategy
 from .greedy import greedy_strategy
@@ -199,6 +200,11 @@ def decider(shape: int):
         if has_greedy:
             if only_greedy or kinds[e, 0] == KIND_GREEDY:
                 return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng)
+        if (has_slot | has_search) and state[S_PHASE] >= PHASE_AUCTION:
+            # Briscola Chiamata's auction and call: the rule-based bidder for every strategy
+            # but random and greedy (which bid on their own)
+            if kinds[e, 0] != KIND_USER:
+                return contract_decision(rules, public, hand, legal)
         if has_slot:
             if only_slot or _in_slot(kinds[e, 0]):
                 return entry_fns[e](rules, public, hand, legal, seat, sig, p, rng)
@@ -215,7 +221,7 @@ _decide_any = decider(EVERY_SHAPE)
 @njit(cache=True, _nrt=False, inline="always")
 def decide(kinds, params, entry_fns, search_fn, rules, state, seat, entry, rng, legal):
     """The action of ``seat``'s strategy in ``state`` for a lineup of any shape (jitted; the
-    arguments as :func:`decider`'s, ``legal`` scratch for ``MAX_LEGAL`` legal actions)."""
+    arguments as :func:`decider`'s, ``legal`` scratch for ``MAX_LEGAL_ANY`` legal actions)."""
     hand = hand_of(rules, state, seat)
     return _decide_any(kinds, params, entry_fns, search_fn, rules, state, state[:PUBLIC_LEN],
                        hand, legal_view(rules, state, seat, hand, legal), seat, entry, rng)
@@ -241,4 +247,4 @@ def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
                          f"{rng.shape}")
     kernel = compiled(_decide_entry, DECIDE_SIGNATURE)
     return int(kernel(*lineup_arrays, rules, state, seat, entry, rng,
-                      np.empty(MAX_LEGAL, np.int16)))
+                      np.empty(MAX_LEGAL_ANY, np.int16)))

@@ -41,10 +41,10 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import beats, card_face, card_points, card_strength, card_suit
-from ..engine.layout import KNOWN_FACE_UP, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD
+from ..engine.layout import KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, R_CARD_STRONGER
 from . import view as V
 from .api import KIND_EXPERT
-from .greedy import DEFINITION as GREEDY, _fewest, _in_hand, greedy_strategy
+from .greedy import DEFINITION as GREEDY, _fewest, greedy_strategy
 from .params import Param, StrategyDef
 
 # slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
@@ -117,19 +117,26 @@ def _last_trick(rules, trump, mine, theirs, i_lead, margin):
 
 
 @njit(cache=True, _nrt=False)
-def _two_tricks(rules, trump, mine, theirs, i_lead, margin):
-    """Minimax value of the last two tricks, two cards each (packed hands; the loops of
-    :func:`_three_tricks` with two cards, written out: numba caches no recursion)."""
+def _two_tricks(rules, trump, mine, theirs, i_lead, margin, alpha, beta):
+    """Minimax value of the last two tricks, two cards each (packed hands), searched in the
+    window ``(alpha, beta)`` (the loops of :func:`_three_tricks` with two cards, written out:
+    numba caches no recursion)."""
     best = -np.inf if i_lead else np.inf
     for i in range(2):
         worst = np.inf if i_lead else -np.inf
+        lo = max(alpha, best) if i_lead else alpha
+        hi = beta if i_lead else min(beta, best)
         for j in range(2):
             a = i if i_lead else j          # the seat's slot
             b = j if i_lead else i          # the opponent's
             m, take = _trick(rules, trump, _slot(mine, a), _slot(theirs, b), i_lead, margin)
             v = _last_trick(rules, trump, _slot(mine, 1 - a), _slot(theirs, 1 - b), take, m)
             worst = min(worst, v) if i_lead else max(worst, v)
+            if (worst <= lo) if i_lead else (worst >= hi):
+                break
         best = max(best, worst) if i_lead else min(best, worst)
+        if (best >= beta) if i_lead else (best <= alpha):
+            break
     return best
 
 
@@ -147,25 +154,36 @@ def _compact(packed):
 
 
 @njit(cache=True, _nrt=False)
-def _three_tricks(rules, trump, mine, theirs, i_lead, margin):
-    """Minimax value of the last three tricks, three cards each (packed hands)."""
+def _three_tricks(rules, trump, mine, theirs, i_lead, margin, alpha, beta):
+    """Minimax value of the last three tricks, three cards each (packed hands), by
+    alpha-beta in the window ``(alpha, beta)``: exact inside it, else a bound beyond the
+    side of the window it falls (fail-soft). The outer loop is over the leader's card, the
+    inner over the follower's answer; ``i_lead`` says whether the seat (maximising) leads."""
     best = -np.inf if i_lead else np.inf
     for i in range(3):
         worst = np.inf if i_lead else -np.inf
+        lo = max(alpha, best) if i_lead else alpha
+        hi = beta if i_lead else min(beta, best)
         for j in range(3):
             a = i if i_lead else j
             b = j if i_lead else i
             m, take = _trick(rules, trump, _slot(mine, a), _slot(theirs, b), i_lead, margin)
             v = _two_tricks(rules, trump, _compact(_without(mine, a)),
-                            _compact(_without(theirs, b)), take, m)
+                            _compact(_without(theirs, b)), take, m,
+                            lo if i_lead else max(lo, worst), min(hi, worst) if i_lead else hi)
             worst = min(worst, v) if i_lead else max(worst, v)
+            if (worst <= lo) if i_lead else (worst >= hi):
+                break
         best = max(best, worst) if i_lead else min(best, worst)
+        if (best >= beta) if i_lead else (best <= alpha):
+            break
     return best
 
 
 @njit(cache=True, _nrt=False)
-def _after(rules, trump, mine, theirs, i_lead, margin, cards):
-    """Value of the rest of the deal with ``cards`` cards in each hand (0..3)."""
+def _after(rules, trump, mine, theirs, i_lead, margin, cards, alpha, beta):
+    """Value of the rest of the deal with ``cards`` cards in each hand (0..3), searched in
+    the window ``(alpha, beta)``."""
     mine = _compact(mine)
     theirs = _compact(theirs)
     if cards == 0:
@@ -173,8 +191,81 @@ def _after(rules, trump, mine, theirs, i_lead, margin, cards):
     if cards == 1:
         return _last_trick(rules, trump, _slot(mine, 0), _slot(theirs, 0), i_lead, margin)
     if cards == 2:
-        return _two_tricks(rules, trump, mine, theirs, i_lead, margin)
-    return _three_tricks(rules, trump, mine, theirs, i_lead, margin)
+        return _two_tricks(rules, trump, mine, theirs, i_lead, margin, alpha, beta)
+    return _three_tricks(rules, trump, mine, theirs, i_lead, margin, alpha, beta)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _unseen_mask(public, hand, opp):
+    """Bit mask of the cards the opponent may hold besides the face-up card: the cards out of
+    sight that are not in ``hand``, and those publicly known to be in its hand (branch-free:
+    which they are is as random as the deal)."""
+    mask = np.int64(0)
+    for c in range(N_CARD_IDS):
+        w = V.where(public, c)
+        mask |= np.int64((w == KNOWN_UNSEEN) | (w == opp)) << c
+    for i in range(hand.shape[0]):
+        c = np.int64(hand[i])
+        mask &= ~(np.int64(c >= 0) << (c if c >= 0 else 0))
+    return mask
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pack_mask(mask):
+    """The cards of ``mask`` (at most three), ascending, as a packed hand."""
+    packed = -1
+    k = 0
+    while mask != 0 and k < 3:
+        c = _lowest_bit(mask)
+        packed = (packed & ~(255 << (8 * k))) | (c << (8 * k))
+        mask &= mask - 1
+        k += 1
+    return packed
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lowest_bit(x):
+    """Index of the lowest set bit of ``x`` (not 0)."""
+    return _popcount((x & -x) - 1)
+
+
+@njit(cache=True, _nrt=False)
+def _endgame_card(rules, trump, hand, theirs, k, card, margin, lead, alpha):
+    """:func:`endgame_value` of ``card`` with the opponent's hand ``theirs`` (packed, ``k``
+    cards) and the margin so far worked out; ``lead`` is the card led, NO_CARD if the seat
+    leads. Exact if above ``alpha``, else some value at most ``alpha``."""
+    mine = -1
+    mk = 0
+    for i in range(hand.shape[0]):
+        c = np.int64(hand[i])
+        if c != NO_CARD and c != card:
+            mine = (mine & ~(255 << (8 * mk))) | (c << (8 * mk))
+            mk += 1
+    if lead == NO_CARD:
+        if k != mk + 1:
+            return np.nan
+        # the opponent answers the lead with the card worst for the seat
+        worst = np.inf
+        for j in range(k):
+            m, take = _trick(rules, trump, card, _slot(theirs, j), True, margin)
+            worst = min(worst, _after(rules, trump, mine, _without(theirs, j), take, m, mk,
+                                      alpha, worst))
+            if worst <= alpha:
+                break
+        return worst
+    if k != mk:
+        return np.nan
+    m, take = _trick(rules, trump, card, lead, False, margin)
+    return _after(rules, trump, mine, theirs, take, m, mk, alpha, np.inf)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _endgame_view(rules, public, seat):
+    """The trump, the margin so far and the card led (NO_CARD if the seat leads)."""
+    margin = float(V.points(public, V.side_of(rules, seat))
+                   - V.points(public, V.side_of(rules, 1 - seat)))
+    lead = V.trick_card(public, 0) if V.trick_size(public) != 0 else NO_CARD
+    return V.trump(public), margin, lead
 
 
 @njit(cache=True, _nrt=False)
@@ -189,42 +280,14 @@ def endgame_value(rules, public, hand, seat, card):
     NaN if the cards the opponent may hold are not exactly its hand (cards out of sight that
     are not in play), or if the hands hold more than three cards.
     """
-    trump = V.trump(public)
-    opp = 1 - seat
-    theirs = -1
-    k = 0
-    for c in range(N_CARD_IDS):
-        w = V.where(public, c)
-        if (w == KNOWN_UNSEEN and not _in_hand(hand, c)) or w == opp:
-            if k == 3:
-                return np.nan
-            theirs = (theirs & ~(255 << (8 * k))) | (c << (8 * k))
-            k += 1
-    mine = -1
-    mk = 0
     if hand.shape[0] > 3:
         return np.nan
-    for i in range(hand.shape[0]):
-        c = np.int64(hand[i])
-        if c != NO_CARD and c != card:
-            mine = (mine & ~(255 << (8 * mk))) | (c << (8 * mk))
-            mk += 1
-    margin = float(V.points(public, V.side_of(rules, seat))
-                   - V.points(public, V.side_of(rules, opp)))
-    if V.trick_size(public) == 0:
-        if k != mk + 1:
-            return np.nan
-        # the opponent answers the lead with the card worst for the seat
-        worst = np.inf
-        for j in range(k):
-            m, take = _trick(rules, trump, card, _slot(theirs, j), True, margin)
-            worst = min(worst, _after(rules, trump, mine, _without(theirs, j), take, m, mk))
-        return worst
-    if k != mk:
+    mask = _unseen_mask(public, hand, 1 - seat)
+    k = _popcount(mask)
+    if k > 3:
         return np.nan
-    lead = V.trick_card(public, 0)
-    m, take = _trick(rules, trump, card, lead, False, margin)
-    return _after(rules, trump, mine, theirs, take, m, mk)
+    trump, margin, lead = _endgame_view(rules, public, seat)
+    return _endgame_card(rules, trump, hand, _pack_mask(mask), k, card, margin, lead, -np.inf)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -233,21 +296,20 @@ def _popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
+    # the byte sums by shifts, not by a multiplication that overflows int64 (signed overflow
+    # is undefined to LLVM, which then folds comparisons of the result wrongly)
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _beaters(rules, card, trump):
     """Mask of the cards that beat ``card`` led or winning: the stronger cards of its suit,
     and every trump if it is a plain card."""
-    suit = card_suit(rules, card)
-    strength = card_strength(rules, card)
-    first = 12 * suit
-    m = np.int64(0)
-    for f in range(12):
-        m |= np.int64(card_strength(rules, first + f) > strength) << (first + f)
-    plain = np.int64(suit != trump)
-    return m | ((-plain) & (np.int64(0xFFF) << (12 * trump)))
+    plain = np.int64(card_suit(rules, card) != trump)
+    return rules[R_CARD_STRONGER + card] | ((-plain) & (np.int64(0xFFF) << (12 * trump)))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -273,31 +335,30 @@ def _play_two(rules, public, hand, legal, seat, params):
     k = legal.shape[0]
     if k == 1:
         return legal[0]
-    if V.to_draw(public) == 0 and params[P_ENDGAME] != 0:
-        best = legal[0]
-        best_v = -np.inf
-        for i in range(k):
-            v = endgame_value(rules, public, hand, seat, legal[i])
-            if v > best_v:
-                best = legal[i]
-                best_v = v
-        if best_v > -np.inf:     # not NaN: every card was known
-            return best
-    trump = V.trump(public)
     opp = 1 - seat
+    mask = _unseen_mask(public, hand, opp)
+    if V.to_draw(public) == 0 and params[P_ENDGAME] != 0:
+        n_theirs = _popcount(mask)
+        if n_theirs <= 3:
+            theirs = _pack_mask(mask)
+            trump, margin, lead = _endgame_view(rules, public, seat)
+            best = legal[0]
+            best_v = -np.inf
+            for i in range(k):
+                # a card not better than the best so far need not be valued exactly
+                v = _endgame_card(rules, trump, hand, theirs, n_theirs, legal[i], margin, lead,
+                                  best_v)
+                if v > best_v:
+                    best = legal[i]
+                    best_v = v
+            if best_v > -np.inf:     # not NaN: every card was known
+                return best
+    trump = V.trump(public)
     c0 = legal[0]
     c1 = legal[1]
     c2 = legal[2] if k > 2 else legal[1]
-    # the cards the opponent may hold, as a bit mask (branch-free: which they are is as
-    # random as the deal)
-    mask = np.int64(0)
-    for c in range(N_CARD_IDS):
-        w = V.where(public, c)
-        may = (w == KNOWN_UNSEEN) | (w == opp) | (w == KNOWN_FACE_UP)
-        mask |= np.int64(may) << c
-    for i in range(hand.shape[0]):
-        c = np.int64(hand[i])
-        mask &= ~(np.int64(c >= 0) << (c if c >= 0 else 0))
+    if V.face_up_on_table(public):
+        mask |= np.int64(1) << V.face_up(public)
     possible = _popcount(mask)
     b0 = _popcount(mask & _beaters(rules, c0, trump))
     b1 = _popcount(mask & _beaters(rules, c1, trump))

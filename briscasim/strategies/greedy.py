@@ -21,17 +21,24 @@ With ``objective = fewest`` (``brisca-reves``, or ``objective=fewest``) it mirro
 dumps its most valuable card on a trick someone else takes, and when it must take a trick it
 takes the fewest points, getting rid of its strongest card. A swap offer (when no swap
 policy is set) is accepted at once, except under ``fewest``. Deterministic: no randomness.
+
+In Briscola Chiamata it bids and calls by :mod:`.bidding`'s rule, then plays as above with
+the seats it knows to be on its side as partners (:func:`~.view.known_mates`: the called
+card's holder knows the caller at once, the others learn the sides when that card is played);
+a seat it cannot place counts as an opponent.
 """
 import numpy as np
 from numba import njit
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
+                             PHASE_AUCTION, R_SIGNALS, S_PHASE, SIGNALS_HONEST,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
 from .api import KIND_GREEDY
+from .bidding import contract_decision
 from .params import Param, StrategyDef
 
 P_TRUMP_THRESHOLD = 0
@@ -128,22 +135,22 @@ def _in_hand(hand, card):
 
 
 @njit(cache=True, _nrt=False)
-def _threatened(rules, public, hand, seat, pos, winner_card):
+def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     """True if an opponent still to play in this trick may hold a card beating
-    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``)."""
+    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``);
+    ``mates`` are the seats known to be on the seat's side (:func:`~.view.known_mates`)."""
     n = V.players(rules)
-    side = V.side_of(rules, seat)
     trump = V.trump(public)
     opponent_after = False
     for k in range(1, n - pos):
         p = seat_after(seat, k, n)
-        if V.side_of(rules, p) != side:
+        if (mates >> p) & 1 == 0:
             opponent_after = True
     if not opponent_after:
         return False
-    # only a card of the winning card's suit or a trump can beat it
+    # only a card of the winning card's suit or a trump (if there is one) can beat it
     suit = card_suit(rules, winner_card)
-    for j in range(1 if suit == trump else 2):
+    for j in range(1 if (suit == trump) | (trump == NO_TRUMP) else 2):
         first = 12 * (suit if j == 0 else trump)
         for c in range(first, first + 12):
             where = V.where(public, c)
@@ -153,7 +160,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card):
             elif 0 <= where < n:
                 k = where - seat
                 k += n if k < 0 else 0
-                if k == 0 or k >= n - pos or V.side_of(rules, where) == side:
+                if k == 0 or k >= n - pos or (mates >> where) & 1 != 0:
                     continue        # not an opponent still to play
             else:
                 continue            # played, face up or out of the deal
@@ -203,9 +210,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params):
         return _cheapest(rules, cards, trump, trump_keep)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
-    side = V.side_of(rules, seat)
+    mates = V.known_mates(rules, public, hand, seat)
     winner = seat_after(V.trick_leader(public), wi, n)
-    partner_winning = V.side_of(rules, winner) == side
+    partner_winning = (mates >> winner) & 1 != 0
     table = 0
     for i in range(pos):
         table += card_points(rules, V.trick_card(public, i))
@@ -232,7 +239,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params):
         key = 100 * card_points(rules, c) - strength
         take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
         if check_threat and take:
-            take = not _threatened(rules, public, hand, seat, pos, c if wins else best)
+            take = not _threatened(rules, public, hand, seat, pos, c if wins else best, mates)
         bank = c if take else bank
         bank_key = key if take else bank_key
         face = card_face(rules, c)
@@ -306,6 +313,8 @@ def _fewest(rules, params):
 @njit(cache=True, _nrt=False, inline="always")
 def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The greedy decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
+    if public[S_PHASE] >= PHASE_AUCTION:
+        return contract_decision(rules, public, hand, legal)   # Briscola Chiamata
     fewest = _fewest(rules, params)
     if V.swap_offered(public):
         answer = params[P_SWAP]
@@ -314,9 +323,16 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
         return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
     if fewest:
         return _play_fewest(rules, public, legal, seat)
-    if params[P_USE_SIGNALS] == 0:
-        signals = 0
+    if params[P_USE_SIGNALS] == 0 or rules[R_SIGNALS] != SIGNALS_HONEST:
+        signals = 0     # greedy reads the partner signals only (not a captain's information)
     # the loops of a hand of three have a trip count of three: larger hands take another copy
     if legal.shape[0] <= 3:
         return _play_most(rules, public, hand, _three(legal), seat, signals, params)
+    return _play_most_of_eight(rules, public, hand, legal, seat, signals, params)
+
+
+@njit(cache=True, _nrt=False)
+def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
+    """:func:`_play_most` among more than three legal cards (out of line: only games with
+    larger hands play it, and every kernel that inlines greedy shares this one copy)."""
     return _play_most(rules, public, hand, _eight(legal), seat, signals, params)

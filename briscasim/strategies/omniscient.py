@@ -10,11 +10,10 @@ Parameters (float64 slots, in order): ``depth`` (default 8), ``exact_plies`` (de
 import numpy as np
 from numba import njit
 
-from ..engine.layout import STATE_LEN
 from .api import KIND_OMNISCIENT
 from .params import Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, search_worlds
-from .scratch import release, take, view
+from .pimc import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
+from .scratch import release, take
 from .solver import copy_state
 
 P_DEPTH, P_EXACT_PLIES = 0, 1
@@ -38,11 +37,10 @@ def omniscient_strategy(rules, state, legal, seat, params, rng):
     jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
-    block = take(2 * STATE_LEN + 8)
-    base = view(block, 0, STATE_LEN, np.int16)
-    copy_state(base, state)
-    spec = view(block, 0, 0, np.int64)   # unused: the true state is searched, not sampled
-    a = search_worlds(rules, base, spec, seat, 1, False, np.int64(params[P_DEPTH]),
+    block = take(worlds_bytes())
+    memory = worlds_views(block)
+    copy_state(memory.base, state)      # the true state, searched as it is (not sampled)
+    a = search_worlds(rules, memory, seat, 1, False, np.int64(params[P_DEPTH]),
                       np.int64(params[P_EXACT_PLIES]), CHOOSE_AVERAGE, rng)
     release(block)
     return a

@@ -15,15 +15,18 @@ Parameters (float64 slots, in order): ``worlds`` (1..10000, default 40), ``depth
 the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
 (``average`` | ``vote``).
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from ..engine.layout import N_CARD_IDS, R_SIDE, STATE_LEN
+from ..engine.layout import N_CARD_IDS, STATE_LEN
 from .api import KIND_PIMC
 from .params import Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
-from .solver import LEGAL_STRIDE, copy_state, root_values, search_bytes, search_views
+from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes,
+                     search_views, team_of)
 
 P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
 CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
@@ -57,36 +60,61 @@ def choose_action(k, actions, total, votes, rule):
     return actions[best]
 
 
-@njit(cache=True, _nrt=False)
-def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_plies, rule,
-                  rng):
-    """Search ``n_worlds`` worlds sampled from ``base`` and ``spec`` (prepared by
-    :func:`briscasim.strategies.sampling.prepare_worlds`), or, with ``sampled`` false, the
-    full state ``base`` itself once; return the chosen action (jitted).
+class Worlds(NamedTuple):
+    """PIMC's working memory, views into one scratch block (:func:`worlds_views`)."""
+    base: np.ndarray        # int16 state: the seat's view, unknown cards unplaced (or the
+                            # true state, searched as it is)
+    spec: np.ndarray        # int64: how to deal the unknown cards (sampling.SPEC_LEN)
+    world: np.ndarray       # int16 state: the world being searched
+    actions: np.ndarray     # int64 per legal action
+    values: np.ndarray      # float64 per legal action: its value in this world
+    total: np.ndarray       # float64 per legal action: summed over the worlds
+    votes: np.ndarray       # float64 per legal action: worlds where it is best
+    search: Search          # the solver's working memory (one table for every world)
 
-    Takes the solver's working memory (one transposition table for every world) from
-    scratch memory and gives it back.
-    """
-    o_acts = aligned(2 * STATE_LEN)
-    o_vals = o_acts + aligned(8 * LEGAL_STRIDE)
-    o_total = o_vals + aligned(8 * LEGAL_STRIDE)
-    o_votes = o_total + aligned(8 * LEGAL_STRIDE)
-    o_search = o_votes + aligned(8 * LEGAL_STRIDE)
-    block = take(o_search + search_bytes())
-    world = view(block, 0, STATE_LEN, np.int16)
-    actions = view(block, o_acts, LEGAL_STRIDE, np.int64)
-    values = view(block, o_vals, LEGAL_STRIDE, np.float64)
-    total = view(block, o_total, LEGAL_STRIDE, np.float64)
-    votes = view(block, o_votes, LEGAL_STRIDE, np.float64)
-    search = search_views(block, o_search)
-    side = rules[R_SIDE + seat]
+
+@njit(cache=True, _nrt=False)
+def worlds_bytes():
+    """Bytes of scratch memory :func:`worlds_views` needs (jitted)."""
+    return (3 * aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN) + 4 * aligned(8 * LEGAL_STRIDE)
+            + search_bytes())
+
+
+@njit(cache=True, _nrt=False)
+def worlds_views(block):
+    """The :class:`Worlds` viewing ``worlds_bytes()`` bytes of ``block``, the solver's table
+    emptied (jitted)."""
+    o_spec = aligned(2 * STATE_LEN)
+    o_world = o_spec + aligned(8 * SPEC_LEN)
+    o_actions = o_world + aligned(2 * STATE_LEN)
+    per_action = aligned(8 * LEGAL_STRIDE)
+    o_search = o_actions + 4 * per_action
+    return Worlds(view(block, 0, STATE_LEN, np.int16),
+                  view(block, o_spec, SPEC_LEN, np.int64),
+                  view(block, o_world, STATE_LEN, np.int16),
+                  view(block, o_actions, LEGAL_STRIDE, np.int64),
+                  view(block, o_actions + per_action, LEGAL_STRIDE, np.float64),
+                  view(block, o_actions + 2 * per_action, LEGAL_STRIDE, np.float64),
+                  view(block, o_actions + 3 * per_action, LEGAL_STRIDE, np.float64),
+                  search_views(block, o_search))
+
+
+@njit(cache=True, _nrt=False)
+def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, rule, rng):
+    """Search ``n_worlds`` worlds sampled from ``memory.base`` and ``memory.spec`` (prepared
+    by :func:`briscasim.strategies.sampling.prepare_worlds`), or, with ``sampled`` false, the
+    full state ``memory.base`` itself once; return the chosen action (jitted). ``memory`` is
+    a :class:`Worlds`."""
+    world, actions, values = memory.world, memory.actions, memory.values
+    total, votes = memory.total, memory.votes
     k = 0
     for w in range(n_worlds):
         if sampled:
-            sample_world(base, spec, rng, world)
+            sample_world(memory.base, memory.spec, rng, world)
         else:
-            copy_state(world, base)
-        k = root_values(rules, world, side, horizon, exact_plies, search, actions, values)
+            copy_state(world, memory.base)
+        k = root_values(rules, world, team_of(rules, world, seat), horizon, exact_plies,
+                        memory.search, actions, values)
         best = 0
         for i in range(k):
             if w == 0:
@@ -96,9 +124,7 @@ def search_worlds(rules, base, spec, seat, n_worlds, sampled, horizon, exact_pli
             if values[i] > values[best]:
                 best = i
         votes[best] += 1.0
-    a = choose_action(k, actions, total, votes, rule)
-    release(block)
-    return a
+    return choose_action(k, actions, total, votes, rule)
 
 
 @njit(cache=True, _nrt=False)
@@ -106,17 +132,16 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """PIMC from the seat's view; see the module docstring (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
-    block = take(aligned(2 * STATE_LEN) + aligned(8 * SPEC_LEN))
-    base = view(block, 0, STATE_LEN, np.int16)
-    spec = view(block, aligned(2 * STATE_LEN), SPEC_LEN, np.int64)
-    prepare_worlds(rules, public, hand, seat, signals, base, spec)
+    block = take(worlds_bytes())
+    memory = worlds_views(block)
+    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
     n_worlds = np.int64(params[P_WORLDS])
     exact_plies = np.int64(params[P_EXACT_PLIES])
-    if unique_world(spec):
+    if unique_world(memory.spec):
         # every card is known (2-player play once the stock is empty): the exact endgame
         n_worlds = 1
         exact_plies = N_CARD_IDS
-    a = search_worlds(rules, base, spec, seat, n_worlds, True, np.int64(params[P_DEPTH]),
+    a = search_worlds(rules, memory, seat, n_worlds, True, np.int64(params[P_DEPTH]),
                       exact_plies, np.int64(params[P_CHOOSE]), rng)
     release(block)
     return a

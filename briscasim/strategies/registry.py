@@ -52,7 +52,6 @@ import sys
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from . import counter, expert, greedy, hoard, ismcts, omniscient, pimc, swap

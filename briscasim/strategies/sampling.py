@@ -7,7 +7,8 @@ at random over every world consistent with it. What the view pins down:
 - the seat's own hand, every card played, the face-up card, the trick and the scores
   (copied from the public state);
 - cards publicly known to be in a hand (``public[S_KNOWN + card]`` is a seat number: the
-  face-up card once drawn, a card taken by a swap) go to that hand;
+  face-up card once drawn, a card taken by a swap, every card under ``open_hands``) go to
+  that hand, and a top of the stock shown to all (``KNOWN_STOCK_TOP``) stays on top;
 - the number of cards in each hand (equal at the start of a trick, one fewer for the seats
   that have played to the current trick) and in the face-down stock (from the rules and the
   public draw counters);
@@ -26,10 +27,12 @@ likely (tests/test_sampling.py checks this by enumeration).
 import numpy as np
 from numba import njit
 
+from ..engine.chiamata import place_holder, trick_partner
 from ..engine.core import hand_base
-from ..engine.layout import (KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD, N_CARD_IDS,
-                             PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_START_STATE,
-                             S_DRAWN, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
+from ..engine.layout import (KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD,
+                             N_CARD_IDS, PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_SIGNALS,
+                             R_START_STATE, RAIS_HAND_SHIFT, SIGNALS_RAIS, S_CALLED, S_DRAWN,
+                             S_HOLDER, S_HANDS, S_KNOWN, S_LEADER, S_N_FACEDOWN, S_PHASE,
                              S_STOCK, S_TRICK_N, S_TRUMP, SIG_BRISCA, SIG_NO_TRUMP, SIG_VALID,
                              START_STATE_SLOTS, STATE_LEN, Block)
 from ..engine.rng import below, uniform
@@ -121,6 +124,8 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         base[i] = start[i]
     for i in range(S_STOCK, S_STOCK + N_CARD_IDS):
         base[i] = NO_CARD
+    if public[S_CALLED] >= 0:
+        base[S_HOLDER] = trick_partner(rules, public)   # Chiamata: known once it is played
     count = spec[W_COUNT:W_COUNT + MAX_PLAYERS]
     hand_sizes(rules, public, hand, seat, count)
     mine = 0
@@ -131,6 +136,7 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
             mine |= _ONE << c
     count[seat] = 0
     pool = 0
+    top = 0     # 1 when the top of the stock is shown (stock_top_visible): it stays there
     for c in range(N_CARD_IDS):
         k = public[S_KNOWN + c]
         if 0 <= k < n and k != seat:
@@ -138,6 +144,9 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
             count[k] -= 1
         elif k == KNOWN_UNSEEN and (mine >> c) & 1 == 0:
             pool |= _ONE << c
+        elif k == KNOWN_STOCK_TOP:
+            base[S_STOCK + public[S_DRAWN]] = c
+            top = 1
     trump = public[S_TRUMP]
     trumps = ((_ONE << 12) - 1) << (12 * trump)
     briscas = 0
@@ -146,6 +155,20 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
             briscas |= (_ONE << (12 * s)) | (_ONE << (12 * s + 1))
     spec[W_TRUMPS] = trumps
     spec[W_BRISCAS] = briscas
+    if rules[R_SIGNALS] == SIGNALS_RAIS:
+        # a captain's information: the next team-mate's hand once no draw is left (the
+        # bytes about the partners' hands are not used to shape the worlds)
+        mate = -1
+        for i in range(n - 1, 0, -1):
+            p = (seat + i) % n
+            mate = p if rules[R_SIDE + p] == rules[R_SIDE + seat] else mate
+        shown = (signals >> RAIS_HAND_SHIFT) & ((_ONE << N_CARD_IDS) - 1)
+        for c in range(N_CARD_IDS):
+            if (shown >> c) & 1 and (pool >> c) & 1:
+                _place(base, mate, c)
+                count[mate] -= 1
+                pool &= ~(_ONE << c)
+        signals = 0
     # partner signals: forced cards go to the partner now; the rest is checked per sample
     n_part = 0
     shift = 0
@@ -202,7 +225,7 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         count[p] = 0
     for s in range(n):
         ns = _free_slots(base, s, count[s], spec, ns)
-    for i in range(base[S_DRAWN], base[S_N_FACEDOWN]):
+    for i in range(base[S_DRAWN] + top, base[S_N_FACEDOWN]):
         spec[W_SLOT + ns] = S_STOCK + i
         ns += 1
     spec[W_N_SLOTS] = ns
@@ -301,6 +324,8 @@ def sample_world(base, spec, rng, out):
         spec[W_POOL + j] = spec[W_POOL + i]
         spec[W_POOL + i] = c
         out[spec[slot + i]] = c
+    if out[S_CALLED] >= 0:
+        place_holder(out)       # Briscola Chiamata: who holds the called card in this world
 
 
 @njit(cache=True, _nrt=False)

@@ -35,9 +35,9 @@ from numba import njit
 
 from ..engine.core import legal_actions, step
 from ..engine.layout import (DRAW, MAX_LEGAL, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
-                             PHASE_PLAY, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, S_PHASE,
-                             S_POINTS, S_N_TRICKS, S_TRICK_N, S_TRICK_NO, S_TURN, S_WINNER,
-                             STATE_LEN)
+                             PHASE_PLAY, R_AUCTION, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE,
+                             S_CALLER, S_HOLDER, S_PHASE, S_POINTS, S_N_TRICKS, S_TRICK_N,
+                             S_TRICK_NO, S_TURN, S_WINNER, STATE_LEN)
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
 
@@ -162,9 +162,27 @@ def copy_state(dst, src):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def team_of(rules, state, seat):
+    """The side ``seat`` plays for in ``state`` (jitted): its side under the rules; in
+    Briscola Chiamata 1 for the caller and the called card's holder (the state's hidden
+    holder: a search sees it only in a sampled world or the true deal), 0 for the others."""
+    if rules[R_AUCTION] == 0:
+        return rules[R_SIDE + seat]
+    return 1 if (seat == state[S_CALLER]) | (seat == state[S_HOLDER]) else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def point_margin(rules, state, side):
     """``side``'s points minus the best other side's, negated under ``objective = fewest``
-    (jitted)."""
+    (jitted); in Briscola Chiamata, of the two sides of :func:`team_of`."""
+    if rules[R_AUCTION] != 0:
+        caller = 0
+        taken = 0
+        for s in range(rules[R_PLAYERS]):
+            p = state[S_POINTS + s]
+            taken += p
+            caller += p if team_of(rules, state, s) == 1 else 0
+        return (2 * caller - taken) if side == 1 else (taken - 2 * caller)
     fewest = rules[R_OBJECTIVE] == OBJECTIVE_FEWEST
     other = -1
     for o in range(rules[R_N_SIDES]):
@@ -183,6 +201,8 @@ def position_value(rules, state, side):
     if state[S_PHASE] != PHASE_OVER:
         return margin
     w = state[S_WINNER]
+    if rules[R_AUCTION] != 0:       # the caller's seat when made, DEFENDERS when not
+        return margin + WIN if (w >= 0) == (side == 1) else margin - WIN
     if w == side:
         return margin + WIN
     if w == DRAW and margin >= 0:
@@ -296,7 +316,7 @@ def alphabeta(rules, search, side, horizon):
                     first = tt_move[e]
             if first != NO_CARD:
                 _to_front(legal, row, k, first)
-            maxi[ply] = 1 if rules[R_SIDE + st[S_TURN]] == side else 0
+            maxi[ply] = 1 if team_of(rules, st, st[S_TURN]) == side else 0
             best[ply] = -np.inf if maxi[ply] else np.inf
             search.alpha0[ply] = alpha[ply]
             search.beta0[ply] = beta[ply]
@@ -387,7 +407,7 @@ def endgame_values(rules, public, hand, seat, signals, rng, actions, values):
     k = 0
     if unique_world(spec):
         sample_world(base, spec, rng, world)
-        k = root_values(rules, world, rules[R_SIDE + seat], N_CARD_IDS, N_CARD_IDS,
+        k = root_values(rules, world, team_of(rules, world, seat), N_CARD_IDS, N_CARD_IDS,
                         search_views(block, o_search), actions, values)
     release(block)
     return k

@@ -22,10 +22,11 @@ import numpy as np
 from numba import njit
 
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_FACE_UP,
-                             KNOWN_PLAYED, R_SEVEN_FACES, R_SWAP_SEVEN,
+                             KNOWN_PLAYED, R_SEVEN_FACES, R_SIGNALS, R_SWAP_SEVEN,
                              R_SWAP_TIMING, REC_SWAP2_DECLINED, REC_SWAP2_SEAT,
                              REC_SWAP7_DECLINED, REC_SWAP7_SEAT, REC_SWAP7_TRICK,
-                             REC_WINNER, SIG_TRUMP_ACE, SIG_TRUMP_THREE, TIMING_BEFORE_DRAW)
+                             REC_WINNER, SIGNALS_HONEST, SIG_TRUMP_ACE, SIG_TRUMP_THREE,
+                             TIMING_BEFORE_DRAW)
 from . import view as V
 from .api import SWAP_BY_PLAY, SWAP_HOLD, SWAP_IMMEDIATE, SWAP_NEVER
 from .params import Param, StrategyDef
@@ -67,7 +68,7 @@ def _accounted(rules, public, hand, seat, signals, card, sig_bit):
     if 0 <= where < n:
         return V.side_of(rules, where) == V.side_of(rules, seat)
     # signals: one byte per partner; a partner signalled the card if any byte has its bit
-    s = signals
+    s = signals if rules[R_SIGNALS] == SIGNALS_HONEST else 0
     while s != 0:
         if (s & sig_bit) != 0:
             return True

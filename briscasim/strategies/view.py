@@ -16,15 +16,18 @@ empty hand slot.
 """
 from numba import njit
 
+from ..engine.chiamata import trick_partner
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, OBJECTIVE_FEWEST,
-                             PHASE_SWAP, R_HAND_SIZE, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE,
+                             PHASE_SWAP, R_AUCTION, R_HAND_SIZE, R_MATES, R_N_SIDES,
+                             R_OBJECTIVE, R_PLAYERS, R_SIDE, S_CALLED, S_CALLER,
                              S_FACE_UP, S_KNOWN,
                              S_LEADER, S_PHASE, S_POINTS, S_TO_DRAW, S_TRICK, S_TRICK_N,
                              S_TRICK_NO, S_N_TRICKS, S_TRUMP, S_TRICKS_WON)
 
-__all__ = ["players", "hand_size", "n_sides", "side_of", "seat_after", "fewest_wins", "card_points",
+__all__ = ["players", "hand_size", "n_sides", "side_of", "known_mates", "seat_after",
+           "fewest_wins", "card_points",
            "card_strength", "card_suit", "card_face", "beats", "swap_offered", "trump",
            "face_up", "face_up_on_table", "to_draw", "trick_no", "tricks_in_deal",
            "trick_size", "trick_card", "trick_leader", "winning_index", "winning_card",
@@ -56,6 +59,27 @@ def n_sides(rules):
 def side_of(rules, seat):
     """The side a seat plays for."""
     return rules[R_SIDE + seat]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def known_mates(rules, public, hand, seat):
+    """Bit mask of the seats ``seat`` knows to be on its side, itself included: its side's
+    seats; in Briscola Chiamata, as far as the seat can tell (the caller knows his partner
+    only once the called card is played; its holder knows the caller from the call; a
+    defender knows the other defenders once the partner is public)."""
+    if rules[R_AUCTION] == 0:
+        return rules[R_MATES + seat]
+    caller = public[S_CALLER]
+    partner = trick_partner(rules, public)
+    called = public[S_CALLED]
+    holds_called = False
+    for i in range(hand.shape[0]):
+        holds_called |= (hand[i] == called) & (called >= 0)
+    me = 1 << seat
+    if partner >= 0:
+        side = (1 << caller) | (1 << partner)
+        return side if (side & me) != 0 else ((1 << rules[R_PLAYERS]) - 1) & ~side
+    return me | (1 << caller) if holds_called and seat != caller else me
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -1,0 +1,93 @@
+"""Briscola Chiamata's auction and call by a rule from the hand's strength (jitted).
+
+``greedy`` bids and calls with :func:`contract_decision`, and so does every strategy other
+than ``random`` (the search strategies search the play, not the auction). The rule:
+
+* the *trump value* of a suit is ``4`` per card held in it plus their card points; the best
+  suit is the one of highest trump value;
+* the hand's *expected points* as caller are its card points, ``5`` per card of the best suit,
+  ``2`` per A or 3 held, and ``10`` for what a partner brings;
+* in the auction it makes the lowest legal bid it can afford, else passes: a point contract
+  up to its expected points; a rank contract (target ``min_points``) when the expected points
+  reach ``min_points``, going down the ranks one level per 2 points above it; at the reopen
+  question it reopens when it could afford the plain two;
+* it calls in its best suit, a card it does not hold when it may (a partner rather than
+  playing alone), the strongest such card when the call is free (a points auction).
+
+Everything it reads is the seat's own hand, the rules and the public auction.
+"""
+from numba import njit
+
+from ..engine.core import at, card_face, card_points, card_strength, card_suit
+from ..engine.layout import (ACTION_BID, ACTION_CALL, ACTION_PASS, FIRST_POINT_BID,
+                             N_RANK_BIDS, PHASE_CALL, PHASE_REOPEN, R_MIN_POINTS, S_PHASE)
+
+_A, _THREE = 0, 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _suit_values(rules, hand):
+    """Trump value of each suit for ``hand`` (4 per card plus its points)."""
+    v0 = v1 = v2 = v3 = 0
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        s = card_suit(rules, c)
+        w = 4 + card_points(rules, c)
+        v0 += w if s == 0 else 0
+        v1 += w if s == 1 else 0
+        v2 += w if s == 2 else 0
+        v3 += w if s == 3 else 0
+    return (v0, v1, v2, v3)
+
+
+@njit(cache=True, _nrt=False)
+def expected_points(rules, hand):
+    """The card points the seat expects its side to take as caller (module docstring)."""
+    values = _suit_values(rules, hand)
+    best = 0
+    for s in range(1, 4):
+        best = s if values[s] > values[best] else best
+    pts = 0
+    length = 0
+    highs = 0
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        pts += card_points(rules, c)
+        length += card_suit(rules, c) == best
+        face = card_face(rules, c)
+        highs += (face == _A) | (face == _THREE)
+    return pts + 5 * length + 2 * highs + 10
+
+
+@njit(cache=True, _nrt=False)
+def contract_decision(rules, public, hand, legal):
+    """The seat's bid, pass, reopen answer or call (module docstring; jitted)."""
+    phase = public[S_PHASE]
+    if phase == PHASE_CALL:
+        values = _suit_values(rules, hand)
+        best = legal[0]
+        best_key = -1
+        for i in range(legal.shape[0]):
+            c = legal[i] - ACTION_CALL
+            held = False
+            for j in range(hand.shape[0]):
+                held |= hand[j] == c
+            key = (0 if held else 100000) + 100 * values[at(card_suit(rules, c))] + \
+                card_strength(rules, c)
+            if key > best_key:
+                best, best_key = legal[i], key
+        return best
+    expect = expected_points(rules, hand)
+    low = rules[R_MIN_POINTS]
+    if phase == PHASE_REOPEN:
+        return legal[1] if expect >= low else ACTION_PASS
+    deepest = (expect - low) // 2
+    for i in range(1, legal.shape[0]):
+        level = legal[i] - ACTION_BID
+        if level < N_RANK_BIDS:
+            if expect >= low and level <= deepest:
+                return legal[i]
+        elif level - N_RANK_BIDS + FIRST_POINT_BID <= expect:
+            return legal[i]
+    return ACTION_PASS
+
