@@ -181,6 +181,7 @@ def _suit(card):
 
 # ---- analyses on runs -----------------------------------------------------------------------
 
+@pytest.mark.slow     # plays a run of its own
 def test_luck_skill_report(pairs, tmp_path):
     reg = registry.get("luck_skill")
     path = reg.analyse([pairs], Context(out=tmp_path / "luck"))
@@ -237,6 +238,7 @@ def test_swap_policy_report_pairs_with_the_control(swaps, tmp_path):
     assert "p adj" in path.read_text()
 
 
+@pytest.mark.slow     # plays a run of its own
 def test_analysis_that_does_not_fit_is_refused(briscola):
     with pytest.raises(UserError, match=r"swap_policy.*briscola.*no swap of the 7"):
         registry.get("swap_policy").check([briscola])
@@ -249,6 +251,7 @@ def _cli(*args):
                            *args], capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow     # plays runs of its own
 def test_cli_report_names_bad_analyses_in_one_line(briscola, pairs, tmp_path):
     done = _cli("report", str(briscola.path), "--analysis", "swap_policy", "-o",
                 str(tmp_path / "x"))

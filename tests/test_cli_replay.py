@@ -44,6 +44,7 @@ def test_replay_equals_the_batch_record(preset, specs, deals):
             assert deal_record(deal).tolist() == batch[rot].tolist(), (preset, i, rot)
 
 
+@pytest.mark.slow     # the match kernel
 def test_replay_match_equals_the_batch_record():
     rules = Rules.preset("brisca-4-pairs", match="points 121")
     lineup = Lineup.build(rules, ["random", "greedy", "random", "greedy"])

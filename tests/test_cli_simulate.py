@@ -69,6 +69,7 @@ def test_human_table(capsys):
     assert "seat  side  strategy" in out and "greedy" in out and "95% CI" in out
 
 
+@pytest.mark.slow     # the match kernel
 def test_match_rule(capsys):
     code, out, _ = run(["simulate", "--rule", "match=rounds_to_win 3", "--deals", "100",
                         "--json"], capsys)

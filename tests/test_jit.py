@@ -4,6 +4,8 @@ first run short)."""
 import subprocess
 import sys
 
+import pytest
+
 _PROBE = """
 from briscasim import batch
 from briscasim.rules import Rules
@@ -19,6 +21,7 @@ print(dispatch.EVERY_SHAPE)
 """
 
 
+@pytest.mark.slow     # compiles kernels in a fresh process on purpose
 def test_kernels_compile_on_first_use_only():
     out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
                          check=True).stdout.split("\n")

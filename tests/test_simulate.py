@@ -114,7 +114,7 @@ def test_bad_arguments_are_user_errors():
     ("brisca-6-pairs", "greedy"),
     ("brisca-reves", "greedy"),
     ("briscola-2-reshuffle", "greedy:trump_keep=3.5"),
-    ("brisca-2 rounds_to_win 3", "random"),
+    pytest.param("brisca-2 rounds_to_win 3", "random", marks=pytest.mark.slow),  # match kernel
 ])
 def test_kernel_of_a_shape_plays_as_the_kernel_of_every_shape(preset, spec):
     """Lineups of random or greedy players alone run kernels of their own shape, with the

@@ -120,6 +120,7 @@ def test_observation_ignores_what_the_seat_cannot_know(preset):
         np.testing.assert_array_equal(base, changed)
 
 
+@pytest.mark.slow     # compiles the environment kernel with each opponent
 @pytest.mark.parametrize("opponent", ["greedy", "random"])
 def test_opponents_play_as_the_batch_kernels(opponent):
     """The agent at seat 0 plays greedy decisions; the deal ends as play_deal plays the
@@ -146,6 +147,7 @@ def test_opponents_play_as_the_batch_kernels(opponent):
         assert rewards[0] == p0 - p1 and rewards[1] == p1 - p0
 
 
+@pytest.mark.slow     # compiles the environment kernel with an opponent
 def test_agent_seats_and_duplicate_deals():
     env = VectorEnv("brisca-2", num_envs=6, seed=1, opponent="greedy", agent_seats=[1])
     env.reset()
