@@ -300,6 +300,7 @@ class Deal:
         new = Deal.__new__(Deal)
         new.rules, new._buffer = self.rules, self._buffer.copy()
         new.actions, new._read, new._legal = list(self.actions), self._read, self._legal
+        new.shift = self.shift
         return new
 
     __copy__ = copy
@@ -313,6 +314,7 @@ class Deal:
         buffer[:_STATE_AT] = rules._array
         self.actions: list[int] = []
         self._read = (-1, None)
+        self.shift = 0      # in a match, the times the deal had passed on before this deal
 
     # views of the buffer, made when first asked for (a deal played through play() alone
     # never needs them)

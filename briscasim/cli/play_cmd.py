@@ -267,8 +267,7 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
         return
     from ..engine.match import seating
     for deal in deals:                     # a deal ended by a black hand asks nobody
-        shift = deal.shift if match else 0     # the times a match's deal has passed on
-        you.sit(deal, (seat - seating(shift, 0, n)) % n)
+        you.sit(deal, (seat - seating(deal.shift, 0, n)) % n)
         you.catch_up(deal)
         out = deal.outcome
         side = rules.side_of[you.seat]
