@@ -314,8 +314,9 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
 
     \b
     You see what your seat may know: your hand, the trick, the face-up card, the points,
-    cards known to be in other hands. Type a card (Ao, or its number in your hand), swap or
-    keep, hint, help or quit. The game is saved as a deal file:
+    cards known to be in other hands; in Briscola Chiamata the auction, the contract and the
+    called card. Type a card (Ao, or its number in your hand), swap or keep; in Chiamata
+    pass, bid:R, bid:70 or call:Ro; hint, help or quit. The game is saved as a deal file:
       briscasim play --preset brisca-2 --strategy ismcts --hint
       briscasim replay --file play-SEED.json
     """

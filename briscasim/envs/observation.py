@@ -78,26 +78,27 @@ O_SIGNALS = OBSERVATION.field("signals", 16, "its partners' signal bits (SIG_*, 
                               "partner signals; a captain's RAIS_* bits under signals = "
                               "rais), 8 per partner in seat order after the seat; all 0 "
                               "without signals")
-# Briscola Chiamata (all 0 in the trick games); seats in order from the seat's own
+# Briscola Chiamata (all 0 in the trick games)
 O_AUCTION_PHASE = OBSERVATION.field("auction_phase", 3, "Chiamata: 1 in the auction, at the "
                                     "reopen question, at the call (one-hot; all 0 in play)")
-O_SEAT_BIDS = OBSERVATION.field("seat_bids", MAX_PLAYERS, "Chiamata: per seat, 1 + its latest "
+O_SEAT_BIDS = OBSERVATION.field("seat_bids", MAX_PLAYERS, "Chiamata: per seat, the seat's own "
+                                "first and the others in seat order after it, 1 + its latest "
                                 "bid level (ACTION_BID + level is the bid), 0: no bid")
 O_PASSED = OBSERVATION.field("passed", MAX_PLAYERS, "Chiamata: 1 for each seat that has "
-                             "passed in the auction")
+                             "passed in the auction, in the same order")
 O_CONTRACT = OBSERVATION.field("contract", 1, "Chiamata: 1 + the standing bid's level (the "
                                "contract once the auction is won), 0: none")
 O_TARGET = OBSERVATION.field("target", 1, "Chiamata: the card points the standing bid (the "
                              "contract) needs, 0: none")
 O_CALLER = OBSERVATION.field("caller", MAX_PLAYERS, "Chiamata: the seat of the standing bid, "
-                             "one-hot (the caller once the auction is won)")
+                             "one-hot in the same order (the caller once the auction is won)")
 O_CALLED = OBSERVATION.field("called", N_CARD_IDS, "Chiamata: 1 for the called card once "
                              "called")
 O_HOLDS_CALLED = OBSERVATION.field("holds_called", 1, "Chiamata: 1 while the called card is "
                                    "in the seat's own hand (it is the caller's partner)")
 O_PARTNER = OBSERVATION.field("partner", MAX_PLAYERS, "Chiamata: the seat that played the "
-                              "called card, one-hot, from that card's play on (all 0 "
-                              "before: the partner is secret until then)")
+                              "called card, one-hot in the same order, from that card's "
+                              "play on (all 0 before: the partner is secret until then)")
 OBSERVATION_LEN = OBSERVATION.length
 OBSERVATION.check(OBSERVATION_LEN)
 
