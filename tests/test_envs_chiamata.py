@@ -1,16 +1,19 @@
 """Briscola Chiamata and Schembil in the learning environments: what the observation tells
 each seat of the auction, the call and the partner (and never the partner before the called
-card is played), the action mask, the rewards in game points, and a captain's rais hand."""
+card is played), the action mask, the rewards in game points, a captain's rais hand, and the
+match presets played deal by deal."""
 import numpy as np
 import pytest
 
 from briscasim import cards as C
 from briscasim.engine import layout as L
 from briscasim.envs import VectorEnv, fields, observe
+from briscasim.envs.episode import deal_rules
 from briscasim.envs.observation import (CARD_FIELDS, CHIAMATA_FIELDS, REWARD_MARGIN,
                                         REWARD_OUTCOME, write_rewards)
+from briscasim.errors import UserError
 from briscasim.game import Deal, action_code
-from briscasim.rules import Rules
+from briscasim.rules import PRESETS, Rules
 
 from deckbuild import deck_order
 
@@ -151,3 +154,16 @@ def test_vector_env_steps_chiamata_deals_as_the_step_api(reward):
                 finished += 1
             else:
                 assert not rew[i].any()
+
+
+def test_every_preset_is_an_environment_a_match_preset_deal_by_deal():
+    for preset in PRESETS:
+        rules = deal_rules(preset, {})
+        assert rules.match_kind == "deal"
+        assert rules.replace(match=Rules.preset(preset).match) == Rules.preset(preset)
+    env = VectorEnv("briscolone-2", num_envs=2, seed=4)
+    env.reset()
+    want = Deal.from_seed(Rules.preset("briscolone-2", match="deal"), 4, 0)
+    assert sorted(np.flatnonzero(env.action_mask[0])) == sorted(want.legal_actions())
+    with pytest.raises(UserError, match="match = 'deals 3' is not supported"):
+        VectorEnv("brisca-2", 2, match="deals 3")

@@ -24,7 +24,7 @@ def _dealt(game, seed, item=0):
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs-signals", "brisca-3-hidden",
                                     "briscola-6", "brisca-2-blackhand", "chiamata-5",
-                                    "chiamata-5-subito-al-due"])
+                                    "chiamata-5-subito-al-due", "schembil"])
 def test_openspiel_random_simulation_checks(preset):
     game = pyspiel.load_game("briscasim", {"preset": preset})
     assert game.num_players() == game.rules.players

@@ -36,6 +36,7 @@ from .. import cards as C
 from ..engine import layout as L
 from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
+from .episode import deal_rules
 from .observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
 
 NAME = "briscasim"
@@ -90,16 +91,14 @@ class BriscaGame(pyspiel.Game):
         preset = params.get("preset", "brisca-2")
         if preset not in PRESETS:
             raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
-        self.rules = Rules.preset(preset)
+        self.rules = deal_rules(preset, {})      # a match preset: one deal of its rules
         self.deck_ids = tuple(self.rules.deck_ids)
-        if self.rules.match_kind != "deal":
-            raise ValueError(f"preset {preset!r} plays matches; the game is one deal")
         r = self.rules
         length = len(r.deck_ids) + r.cards_in_play + r.tricks       # deal, plays, offers
         bounds = {"min_utility": -1.0, "max_utility": 1.0}
         if r.chiamata:
-            # bids rise, so at most one per level; a pass and a reopen answer a seat in each
-            # of the two auctions; the call
+            # bids rise, so at most one per level; a pass a seat in each of the two auctions
+            # and a reopen answer a seat; the call
             length += L.N_BID_LEVELS + 3 * r.players + 1
             top = float((r.players - 1) * _max_multiplier(r))     # a caller alone
             bounds = {"min_utility": -top, "max_utility": top, "utility_sum": 0.0}
@@ -127,8 +126,8 @@ def _max_multiplier(rules: Rules) -> int:
 
 def _rows(rules: Rules) -> int:
     """Event rows of the information-state tensor of ``rules``: in Briscola Chiamata the
-    seat's cards dealt, every bid (one per level at most), two passes and a reopen answer a
-    seat, the call and the cards played."""
+    seat's cards dealt, every bid (one per level at most), a pass a seat in each of the two
+    auctions and a reopen answer a seat, the call and the cards played."""
     if not rules.chiamata:
         return _ROWS
     return rules.hand_size + L.N_BID_LEVELS + 3 * rules.players + 1 + rules.cards_in_play

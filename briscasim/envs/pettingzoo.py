@@ -27,7 +27,8 @@
   index, so deal ``k`` after a seeded reset is ``Deal.from_seed(rules, s, k)`` (a deal that a
   black hand ends as it is dealt is skipped; a Chiamata deal thrown in ends the episode with
   0 to all). Every other keyword argument of
-  :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's.
+  :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's; a preset
+  that plays a match is played deal by deal (:func:`~briscasim.envs.episode.deal_rules`).
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from pettingzoo import AECEnv
 from ..engine.layout import MAX_LEGAL_ANY, N_ACTIONS
 from ..errors import UserError
 from ..game import Deal, check_count
-from ..rules import Rules
+from .episode import deal_rules
 from .observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
                           write_rewards)
 
@@ -63,10 +64,7 @@ class BriscaEnv(AECEnv):
     def __init__(self, preset: str = "brisca-2", *, seed: int = 0, reward: str = "outcome",
                  render_mode: str | None = None, **options):
         super().__init__()
-        self.rules = Rules.preset(preset, **options)
-        if self.rules.match_kind != "deal":
-            raise UserError(f"the environment plays single deals; rule option match = "
-                            f"{self.rules.match!r} is not supported")
+        self.rules = deal_rules(preset, options)
         if reward not in REWARDS:
             raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

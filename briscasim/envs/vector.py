@@ -46,6 +46,7 @@ from ..errors import UserError
 from ..jit import entry_point
 from ..rules import Rules
 from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
+from .episode import deal_rules
 from .observation import OBSERVATION_LEN, REWARDS, encode, write_mask, write_rewards
 
 _NO_OPPONENT = 0
@@ -169,22 +170,14 @@ class VectorEnv:
     """``num_envs`` deals of ``rules`` stepped together (the module's docstring says how).
 
     ``rules`` is a :class:`~briscasim.rules.Rules` or a preset name, with ``options`` as
-    rule overrides (``VectorEnv("brisca-2", 1024, swap_timing="after_draw")``).
+    rule overrides (``VectorEnv("brisca-2", 1024, swap_timing="after_draw")``); a preset that
+    plays a match is played deal by deal (:func:`~briscasim.envs.episode.deal_rules`).
     """
 
     def __init__(self, rules: Rules | str = "brisca-2", num_envs: int = 1024, seed: int = 0,
                  *, opponent=None, agent_seats=None, reward: str = "outcome", **options):
         from ..game import check_count
-        if isinstance(rules, str):
-            rules = Rules.preset(rules, **options)
-        elif options:
-            rules = rules.replace(**options)
-        if not isinstance(rules, Rules):
-            raise UserError(f"rules must be a preset name or a Rules value, not "
-                            f"{type(rules).__name__}")
-        if rules.match_kind != "deal":
-            raise UserError(f"a vector environment plays single deals; rule option match = "
-                            f"{rules.match!r} is not supported")
+        rules = deal_rules(rules, options)
         if reward not in REWARDS:
             raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
         self.rules = rules
