@@ -137,13 +137,16 @@ def test_chiamata_bid_call_and_play_at_the_terminal_and_its_replay(tmp_path, cap
 def test_chiamata_reopen_question_at_the_terminal(tmp_path):
     # seed 5: after seat 0 passes, the four greedy seats pass too; seat 0 is asked first
     child = spawn(["--preset", "chiamata-5-subito-al-due", "--seed", "5", "--strategy",
-                   "greedy"], tmp_path)
+                   "greedy", "--iterations", "16"], tmp_path)
     child.expect(PROMPT)
     child.sendline("pass")
     child.expect(PROMPT)
     assert "everybody passed: reopen the auction at bid:61 (bid) or decline (pass)?" in \
         child.before
     assert "your action (pass bid:61)" in child.before
+    child.sendline("hint")
+    child.expect(PROMPT)
+    assert "values: 16 sampled worlds" in child.before and "bid:61" in child.before
     child.sendline("bid:61")
     child.expect(PROMPT)
     assert "you reopen the auction" in child.before and "you bid 61 (target 61)" in \
