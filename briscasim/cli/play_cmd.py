@@ -42,13 +42,6 @@ def _bid(level: int) -> str:
     return action_code(L.ACTION_BID + level)
 
 
-def _target(rules, level: int) -> int:
-    """The card points a Chiamata bid ``level`` needs: ``min_points`` for a rank, else its
-    number."""
-    return rules.min_points if level < L.N_RANK_BIDS else \
-        level - L.N_RANK_BIDS + L.FIRST_POINT_BID
-
-
 def legal_line(legal) -> str:
     """The legal actions as codes, a run of four or more consecutive bids as ``first ..
     last``."""
@@ -147,10 +140,11 @@ class Terminal:
     def contract_line(self, deal) -> str:
         """Briscola Chiamata: the auction so far, or the contract, the called card and what
         the seat knows of the partner."""
-        bid, bidder = int(deal.state[L.S_BID]), int(deal.state[L.S_BIDDER])
-        standing = "none" if bid < 0 else (
-            f"{_bid(bid)} by {'you' if bidder == self.seat else f'seat {bidder}'} (target "
-            f"{_target(deal.rules, bid)})")
+        bids = [e for e in deal.events if e.kind == "bid"]       # (level, target)
+        last = bids[-1] if bids else None
+        standing = "none" if last is None else (
+            f"{_bid(last.a)} by {'you' if last.seat == self.seat else f'seat {last.seat}'} "
+            f"(target {last.b})")
         called = deal.called
         if called is None:
             passed = [s for s in range(deal.rules.players)
@@ -167,6 +161,7 @@ class Terminal:
     def status(self, deal) -> None:
         """Where the deal stands for the seat: the trick, the face-up card, points, what is
         known of other hands, the seat's hand."""
+        from ..game import action_code
         view = deal.view(self.seat)
         to_draw = int(view.public[L.S_TO_DRAW])
         up = deal.face_up
@@ -178,9 +173,9 @@ class Terminal:
         elif deal.phase in ("auction", "reopen", "call"):
             self.echo(f"\n{self.contract_line(deal)}")
             if deal.phase == "reopen":
-                self.echo("everybody passed: reopen the auction at "
-                          f"{_bid(L.N_RANK_BIDS + deal.rules.min_points - L.FIRST_POINT_BID)}"
-                          " (bid) or decline (pass)?")
+                reopen = action_code(max(deal.legal_actions()))       # pass or this bid
+                self.echo(f"everybody passed: reopen the auction at {reopen} (bid) or decline "
+                          "(pass)?")
             if deal.phase == "call":
                 self.echo("you won the auction: call a card (its suit is trump)")
         else:
