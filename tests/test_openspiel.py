@@ -63,6 +63,22 @@ def test_chiamata_game_points_sum_to_zero_and_the_auction_is_public():
     assert state.returns() == list(map(float, state.deal.contract.game_points))
 
 
+def test_chiamata_reopen_question_and_a_deal_thrown_in():
+    game = pyspiel.load_game("briscasim", {"preset": "chiamata-5-subito-al-due"})
+    state = _dealt(game, 1)
+    for _ in range(5):
+        state.apply_action(L.ACTION_PASS)
+    assert state.current_player() == 0 and state.deal.phase == "reopen"
+    assert [state.action_to_string(0, a) for a in state.legal_actions()] == ["pass", "bid:61"]
+    state.apply_action(L.ACTION_PASS)
+    assert "reopen 0 declines -" in state.information_state_string(3)
+    for _ in range(4):
+        state.apply_action(L.ACTION_PASS)
+    assert state.is_terminal() and state.returns() == [0.0] * 5
+    info = np.array(state.information_state_tensor(2))
+    assert info.sum() > 0 and len(info) == len(state.information_state_tensor(0))
+
+
 def test_pickles_clones_and_the_deal_underneath():
     game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
