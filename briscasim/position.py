@@ -252,6 +252,9 @@ def typed_position(rules, seat: int, hand, face_up, played: str = "", seed: int 
     Offers that nobody may know were made are declined. Bad input raises :class:`UserError`
     naming the option and the value."""
     from .cards import CardError, parse_cards
+    if rules.chiamata:
+        raise UserError(f"a typed-in position has no auction; analyze a {rules.name} deal from "
+                        "--file or a simulated one (--strategy, --at)")
     if rules.signals != "none":
         raise UserError(f"a typed-in position takes no partner signals; {rules.name} has "
                         "signals (give a preset without them)")

@@ -182,6 +182,13 @@ def test_a_typed_in_position_that_cannot_be_is_one_line(options, words, capsys):
     assert len(err.strip().splitlines()) == 1 and not out
 
 
+def test_a_typed_in_chiamata_position_is_refused_in_one_line(capsys):
+    code, out, err = run(["analyze", "--preset", "chiamata-5", "--seat", "0", "--hand",
+                          "Ao 3o Ro Co So 7o 6o 5o", "--face-up", "4o"], capsys)
+    assert code == 2 and "a typed-in position has no auction" in err and "--file" in err
+    assert len(err.strip().splitlines()) == 1 and not out
+
+
 def test_a_chiamata_deal_from_a_file_in_the_auction_at_the_call_and_in_play(tmp_path, capsys):
     code, out, err = run(["replay", "--preset", "chiamata-5", "--strategy", "greedy",
                           "--seed", "3", "--json"], capsys)
