@@ -135,6 +135,16 @@ def _in_hand(hand, card):
     return False
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _hand_bits(hand):
+    """A bit per card id that ``hand`` holds (its empty slots add none)."""
+    bits = np.int64(0)
+    for i in range(hand.shape[0]):
+        c = np.int64(hand[i])
+        bits |= (np.int64(1) << (c & 63)) if c >= 0 else np.int64(0)
+    return bits
+
+
 @njit(cache=True, _nrt=False)
 def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     """True if an opponent still to play in this trick may hold a card beating
@@ -150,13 +160,14 @@ def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     if not opponent_after:
         return False
     # only a card of the winning card's suit or a trump (if there is one) can beat it
+    own = _hand_bits(hand)
     suit = card_suit(rules, winner_card)
     for j in range(1 if (suit == trump) | (trump == NO_TRUMP) else 2):
         first = 12 * (suit if j == 0 else trump)
         for c in range(first, first + 12):
             where = V.where(public, c)
             if where == KNOWN_UNSEEN:
-                if _in_hand(hand, c):
+                if (own >> c) & 1 != 0:
                     continue        # the seat's own card
             elif 0 <= where < n:
                 k = where - seat
