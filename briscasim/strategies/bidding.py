@@ -89,5 +89,7 @@ def contract_decision(rules, public, hand, legal):
                 return legal[i]
         elif level - N_RANK_BIDS + FIRST_POINT_BID <= expect:
             return legal[i]
+        else:
+            break       # the later point contracts ask for more
     return ACTION_PASS
 

@@ -153,6 +153,8 @@ def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     for j in range(1 if (suit == trump) | (trump == NO_TRUMP) else 2):
         first = 12 * (suit if j == 0 else trump)
         for c in range(first, first + 12):
+            if not beats(rules, c, winner_card, trump):
+                continue            # tested first: the cheapest test that rules a card out
             where = V.where(public, c)
             if where == KNOWN_UNSEEN:
                 if _in_hand(hand, c):
@@ -164,8 +166,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card, mates):
                     continue        # not an opponent still to play
             else:
                 continue            # played, face up or out of the deal
-            if beats(rules, c, winner_card, trump):
-                return True
+            return True
     return False
 
 
