@@ -104,15 +104,8 @@ def _three(legal):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _eight(legal):
-    """The legal cards (at most eight: larger hands) as :func:`_three` gives three."""
-    return (np.int64(legal[0]), _card_at(legal, 1), _card_at(legal, 2), _card_at(legal, 3),
-            _card_at(legal, 4), _card_at(legal, 5), _card_at(legal, 6), _card_at(legal, 7))
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _cheapest(rules, cards, trump, trump_keep):
-    """The card of ``cards`` (:func:`_three`, :func:`_eight`) with the least keep cost (the
+    """The card of ``cards`` (:func:`_three`, or the legal list) with the least keep cost (the
     first)."""
     best = cards[0]
     best_cost = _keep_cost(rules, best, trump, trump_keep)
@@ -201,8 +194,8 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _play_most(rules, public, hand, cards, seat, signals, params):
-    """The decision under ``objective = most`` among ``cards`` (:func:`_three` or
-    :func:`_eight` of the legal cards)."""
+    """The decision under ``objective = most`` among ``cards`` (:func:`_three` of the legal
+    cards, or the legal list itself)."""
     n = V.players(rules)
     trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
@@ -334,6 +327,9 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
 
 @njit(cache=True, _nrt=False)
 def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
-    """:func:`_play_most` among more than three legal cards (out of line: only games with
-    larger hands play it, and every kernel that inlines greedy shares this one copy)."""
-    return _play_most(rules, public, hand, _eight(legal), seat, signals, params)
+    """:func:`_play_most` among more than three legal cards, looping over the legal list
+    itself (out of line: only games with larger hands play it, and every kernel that inlines
+    greedy shares this one copy). The loops run once per legal card, not over eight slots
+    padded with ``NO_CARD`` as :func:`_three` pads three: a padded entry is never chosen, so
+    the decisions are the same."""
+    return _play_most(rules, public, hand, legal, seat, signals, params)
