@@ -24,8 +24,8 @@ import numpy as np
 from numba import njit, types
 
 from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (MAX_HAND, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, N_CARD_IDS,
-                            PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
+from .engine.layout import (EVERY_FEATURE, MAX_HAND, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES,
+                            N_CARD_IDS, PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
                             R_START_STATE, S_HANDS, S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
 from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
                            match_result, seating, tally_deal)
@@ -65,9 +65,9 @@ def _scratch(work16, work64):
             work16[partners:partners + MAX_LEGAL_ANY])
 
 
-def deal_player(shape: int):
-    """The jitted loop that plays one deal for lineups of ``shape`` (inlined into the
-    kernels)::
+def deal_player(shape: int, features: int):
+    """The jitted loop that plays one deal for lineups of ``shape`` and rules of
+    ``features`` (``F_*``) (inlined into the kernels)::
 
         play_one(rules, kinds, params, entry_fns, search_fn, state, views, legal, deck, key,
                  deal_no, rot) -> bool
@@ -76,7 +76,7 @@ def deal_player(shape: int):
     illegal action; ``views`` are :func:`_seat_views` of ``state`` and the seats' streams,
     ``legal`` scratch for the legal actions, ``key`` the item's
     :func:`~briscasim.engine.rng.item_key`."""
-    decide_view = decider(shape)
+    decide_view = decider(shape, features)
     draws = draws_random(shape)
 
     @njit(cache=True, _nrt=False, inline="always")
@@ -89,7 +89,7 @@ def deal_player(shape: int):
             for s in range(n):
                 start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot,
                                                                                s)))
-        start_deal(rules, state, deck, None)
+        start_deal(rules, state, deck, None, features)
         # int64 from the start, as step returns it: numba types the loop's calls once, not
         # once for an int16 seat and again for an int64 one
         seat = np.int64(state[S_TURN])
@@ -99,9 +99,9 @@ def deal_player(shape: int):
                 entry -= n
             hand = hands[at(seat)][:hand_size]
             a = decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand,
-                            legal_view(rules, state, seat, hand, legal), seat, entry,
-                            seat_rngs[at(seat)])
-            seat = step(rules, state, a, None)
+                            legal_view(rules, state, seat, hand, legal, features), seat,
+                            entry, seat_rngs[at(seat)])
+            seat = step(rules, state, a, None, features)
             if seat < 0:
                 return False
         return True
@@ -146,9 +146,10 @@ def new_work():
             work[_I16_SLOTS:_RULES_AT])
 
 
-def deals_kernel(shape: int):
-    """The single-deal kernel ``play_deals`` for lineups of ``shape`` (not compiled yet)."""
-    play_one = deal_player(shape)
+def deals_kernel(shape: int, features: int):
+    """The single-deal kernel ``play_deals`` for lineups of ``shape`` and rules of
+    ``features`` (not compiled yet)."""
+    play_one = deal_player(shape, features)
 
     @njit(cache=True, nogil=True, _nrt=False)
     def play_deals(kinds, params, entry_fns, search_fn, rules, seed, first, count, n_rot, out,
@@ -167,15 +168,16 @@ def deals_kernel(shape: int):
                 if not play_one(rules, kinds, params, entry_fns, search_fn, state, views,
                                 legal, deck, key, 0, r):
                     return item
-                write_record(rules, state, out[i * n_rot + r])
+                write_record(rules, state, out[i * n_rot + r], features)
         return -1
 
     return play_deals
 
 
-def matches_kernel(shape: int):
-    """The match kernel ``play_matches`` for lineups of ``shape`` (not compiled yet)."""
-    play_one = deal_player(shape)
+def matches_kernel(shape: int, features: int):
+    """The match kernel ``play_matches`` for lineups of ``shape`` and rules of ``features``
+    (not compiled yet)."""
+    play_one = deal_player(shape, features)
 
     @njit(cache=True, nogil=True, _nrt=False)
     def play_matches(kinds, params, entry_fns, search_fn, rules, seed, first, count, n_rot,
@@ -227,16 +229,18 @@ _KERNELS = {}
 _KERNELS_LOCK = threading.Lock()
 
 
-def kernel(match_kind: str, shape: int):
-    """The batch kernel for ``match_kind`` (``"deal"``: single deals, else matches) and lineups
-    of ``shape``, compiled or loaded from the numba cache on its first use."""
+def kernel(match_kind: str, shape: int, features: int = EVERY_FEATURE):
+    """The batch kernel for ``match_kind`` (``"deal"``: single deals, else matches), lineups
+    of ``shape`` and rules of ``features`` (``F_*``: the rule features whose code it holds),
+    compiled or loaded from the numba cache on its first use."""
     with _KERNELS_LOCK:
-        key = (match_kind == "deal", shape)
+        key = (match_kind == "deal", shape, features)
         if key not in _KERNELS:
-            _KERNELS[key] = (deals_kernel if key[0] else matches_kernel)(shape)
+            _KERNELS[key] = (deals_kernel if key[0] else matches_kernel)(shape, features)
     return compiled(_KERNELS[key], KERNEL_SIGNATURE)
 
 
-def compiled_kernels() -> list[tuple[str, int]]:
-    """The ``(match kind, shape)`` of every kernel this process has asked for, sorted."""
-    return sorted(("deal" if d else "match", shape) for d, shape in _KERNELS)
+def compiled_kernels() -> list[tuple[str, int, int]]:
+    """The ``(match kind, shape, features)`` of every kernel this process has asked for,
+    sorted."""
+    return sorted(("deal" if d else "match", shape, f) for d, shape, f in _KERNELS)

@@ -24,8 +24,9 @@ from .rules import Rules
 from .stats import mean_interval, mean_sd, wilson_interval
 from .jit import compile_seconds
 from .limits import deals_error
-from .strategies.api import KIND_USER, N_PARAMS
+from .strategies.api import KIND_GREEDY, KIND_USER, N_PARAMS
 from .strategies.dispatch import entry_functions, kernel_shape, search_function
+from .strategies.greedy import OBJ_FEWEST, P_OBJECTIVE
 from .strategies.registry import Strategy, StrategyError, resolve
 
 
@@ -70,6 +71,25 @@ class Lineup:
         return kernel_shape([s.kinds for s in self.strategies])
 
 
+def needed_features(rules: Rules, lineup: Lineup) -> int:
+    """The rule features (``F_*`` of :mod:`briscasim.engine.layout`) whose code a batch kernel
+    needs to play ``rules`` with ``lineup``: the tests of the engine's guards, on the rules
+    vector, and greedy told to play for the fewest points."""
+    r = rules.to_array()
+    f = 0
+    f |= L.F_AUCTION if r[L.R_AUCTION] != 0 else 0
+    f |= L.F_FOLLOW_SUIT if r[L.R_FOLLOW_SUIT] != 0 else 0
+    f |= L.F_TARGET if r[L.R_TARGET_POINTS] != 0 else 0
+    f |= L.F_SHOWN if (r[L.R_OPEN_HANDS] | r[L.R_STOCK_TOP_VISIBLE]) != 0 else 0
+    f |= L.F_BLACK_HAND if r[L.R_BLACK_HAND] != 0 else 0
+    f |= L.F_RAIS if r[L.R_SIGNALS] == L.SIGNALS_RAIS else 0
+    f |= L.F_LARGE_HAND if r[L.R_HAND_SIZE] > 3 else 0
+    fewest = r[L.R_OBJECTIVE] == L.OBJECTIVE_FEWEST or any(
+        s.kinds[0] == KIND_GREEDY and s.params[0, P_OBJECTIVE] == OBJ_FEWEST
+        for s in lineup.strategies)
+    return f | (L.F_FEWEST if fewest else 0)
+
+
 def record_len(rules: Rules) -> int:
     if rules.match_kind != "deal":
         return batch.MATCH_RECORD_LEN
@@ -77,13 +97,16 @@ def record_len(rules: Rules) -> int:
 
 
 def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
-               rotations: int = 1, work=None) -> np.ndarray:
+               rotations: int = 1, work=None, features: int = L.EVERY_FEATURE) -> np.ndarray:
     """Play deals (or matches) ``first .. first + count - 1`` and return their records.
 
     With ``rotations = n`` every deal is replayed with the lineup rotated ``r = 0..n-1``
     seats (duplicate play: same cards). Results depend only on ``(rules, lineup, seed,
     deal index)``, never on how deals are split into chunks or threads. A lineup holding a
     prototype (pure-Python) strategy is played by a slow Python loop instead of the kernels.
+    ``features`` chooses the kernel: the rule features (``F_*``) its code holds, at least
+    :func:`needed_features`; a run of many cells passes what all of them need, so that one
+    kernel plays them all.
     """
     if any(s.python_fn is not None for s in lineup.strategies):
         from .strategies.prototype import play_prototype_chunk
@@ -91,7 +114,11 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     out = np.empty((count * rotations, record_len(rules)), np.int32)
     r, w16, w64 = work if work is not None else batch.new_work()
     r[:] = rules.to_array()
-    kernel = batch.kernel(rules.match_kind, lineup.shape)
+    missing = needed_features(rules, lineup) & ~features
+    if missing:
+        raise ValueError(f"a kernel of rule features {features:#x} cannot play "
+                         f"{rules.name} with {lineup.labels}: it lacks {missing:#x}")
+    kernel = batch.kernel(rules.match_kind, lineup.shape, features)
     try:
         bad = kernel(*lineup.arrays(), r, np.uint64(seed), first, count, rotations, out, w16,
                      w64)
@@ -321,6 +348,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     SimulationResult
     """
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
+    features = needed_features(rules, lineup)     # one rules set: compile only what it needs
     deals = _check_count("deals", deals, 1)
     if deals_error(deals):
         raise UserError(f"deals = {deals} {deals_error(deals)}")
@@ -344,7 +372,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     def run(chunk):
         first, count = chunk
         return count, play_chunk(rules, lineup, seed, first, count, rotations,
-                                 batch.new_work())
+                                 batch.new_work(), features)
 
     def fold(count, records):
         totals.add(records)

@@ -26,10 +26,10 @@ def test_kernels_compile_on_first_use_only():
     out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     # random deals: the deal kernel for random lineups alone
-    assert out[0] == "[('deal', 1)] 0"
+    assert out[0] == "[('deal', 1, 255)] 0"
     # lineups of other shapes share the kernel of every shape, with one search slot for
     # every search strategy
-    assert out[1] == f"[('deal', 1), ('deal', {out[2]})] 1"
+    assert out[1] == f"[('deal', 1, 255), ('deal', {out[2]}, 255)] 1"
 
 
 def test_function_slots_play_as_the_dispatchers_they_hold():
@@ -78,3 +78,55 @@ def test_inliner_fixes_apply_and_keep_what_is_inlined():
 
     assert combine(1, 2) == 2 + 40 + 4
     assert combine(1.5, 2) == 3.0 + 40 + 6.0
+
+
+_NARROW_PROBE = """
+from briscasim import batch, simulate
+from briscasim.engine import chiamata
+from briscasim.rules import Rules
+simulate.simulate(Rules.preset("brisca-2"), ["greedy+hold", "random"], deals=10, seed=1, workers=1)
+print(batch.compiled_kernels(), len(chiamata.settle.signatures))
+"""
+
+
+@pytest.mark.slow     # compiles a kernel in a fresh process on purpose
+def test_a_run_compiles_only_the_rule_features_it_plays():
+    """brisca-2 needs none of the rare features (F_*): its kernel holds none, and Briscola
+    Chiamata's settlement is never even compiled."""
+    from briscasim.strategies.dispatch import EVERY_SHAPE
+    out = subprocess.run([sys.executable, "-c", _NARROW_PROBE], capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    assert out[0] == f"[('deal', {EVERY_SHAPE}, 0)] 0"
+
+
+@pytest.mark.slow     # compiles the kernel without rare features
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs"])
+def test_the_kernel_of_fewer_features_plays_the_same_deals(preset):
+    import numpy as np
+
+    from briscasim.engine.layout import EVERY_FEATURE
+    from briscasim.rules import Rules
+    from briscasim.simulate import Lineup, needed_features, play_chunk
+
+    rules = Rules.preset(preset)
+    lineup = Lineup.build(rules, ["greedy+hold:stock=4", "random"] * (rules.players // 2))
+    assert needed_features(rules, lineup) == 0
+    narrow = play_chunk(rules, lineup, 5, 0, 400, rotations=2, features=0)
+    every = play_chunk(rules, lineup, 5, 0, 400, rotations=2, features=EVERY_FEATURE)
+    assert np.array_equal(narrow, every)
+
+
+def test_a_kernel_without_a_needed_feature_is_refused():
+    from briscasim.rules import Rules
+    from briscasim.simulate import Lineup, needed_features, play_chunk
+    from briscasim.engine.layout import F_AUCTION, F_BLACK_HAND, F_FEWEST, F_LARGE_HAND
+
+    rules = Rules.preset("chiamata-5")
+    lineup = Lineup.build(rules, "random")
+    assert needed_features(rules, lineup) == F_AUCTION | F_LARGE_HAND
+    with pytest.raises(ValueError, match="lacks 0x81"):
+        play_chunk(rules, lineup, 1, 0, 1, features=0)
+    assert needed_features(Rules.preset("brisca-2-blackhand"), Lineup.build(
+        Rules.preset("brisca-2"), "random")) == F_BLACK_HAND
+    greedy_fewest = Lineup.build(Rules.preset("brisca-2"), "greedy:objective=fewest")
+    assert needed_features(Rules.preset("brisca-2"), greedy_fewest) == F_FEWEST

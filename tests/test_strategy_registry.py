@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from briscasim import batch
 from briscasim.cli.strategies_cmd import strategies as strategies_cmd
-from briscasim.engine.layout import REC_POINTS, REC_WINNER
+from briscasim.engine.layout import EVERY_FEATURE, REC_POINTS, REC_WINNER
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.api import (KIND_GREEDY, KIND_RANDOM, KIND_USER, SWAP_BY_PLAY,
@@ -118,7 +118,7 @@ def test_user_module_strategy_runs_in_the_kernels(user_path):
     assert (out[:, REC_WINNER] == (1 - np.arange(400) % 2)).mean() > 0.6
     # and the engine does not recompile for another user function
     kernels = batch.compiled_kernels()
-    assert kernels.count(("deal", EVERY_SHAPE)) == 1
+    assert kernels.count(("deal", EVERY_SHAPE, EVERY_FEATURE)) == 1
     lazy = resolve("user_strategies:lazy_last_card")
     play_chunk(rules, Lineup.build(rules, [lazy, "random"]), 3, 0, 20)
     assert batch.compiled_kernels() == kernels

@@ -36,7 +36,8 @@ from .layout import (
     S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRICK_NO,
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
-from .layout import (  # the options of the named forms
+from .layout import (  # the options of the named forms, and the features a kernel holds
+    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_RAIS, F_SHOWN, F_TARGET,
     EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
     R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
     RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
@@ -268,7 +269,7 @@ def _end_by_black_hand(rules, state, seat, events):
 # ---- dealing ---------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def start_deal(rules, state, deck, events=None):
+def start_deal(rules, state, deck, events=None, features=EVERY_FEATURE):
     """Set up a deal from ``deck``: the ``R_DECK_N`` cards in play order, top first; report
     the cards dealt and the card turned into ``events`` (or ``None``) (jitted).
 
@@ -277,6 +278,8 @@ def start_deal(rules, state, deck, events=None):
     one at a time from seat 0, turns the next card face up (with ``face_up_reshuffle``, an A or 3 goes
     back into the middle of the stock; with ``trump = none`` no card is turned: the start
     state says there is no trump), and checks for a black hand in dealing order.
+    ``features`` (``F_*``) names the rule features whose code is compiled in (every one by
+    default).
     """
     n = rules[R_PLAYERS]
     start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
@@ -288,13 +291,13 @@ def start_deal(rules, state, deck, events=None):
             state[at(hand_base(s) + r)] = deck[at(pos)]
             emit(events, EVENT_DEALT, s, deck[at(pos)], -1)
             pos += 1
-    if rules[R_AUCTION] != 0:
+    if features & F_AUCTION and rules[R_AUCTION] != 0:
         return      # Briscola Chiamata: every card is dealt; the auction comes next
     m = state[S_N_FACEDOWN]
     if rules[R_NO_TRUMP] != 0:
         for i in range(m):
             state[at(S_STOCK + i)] = deck[at(pos + i)]
-        if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+        if features & F_SHOWN and (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
             _show_dealt(rules, state)
         return
     turned = deck[at(pos)]
@@ -319,9 +322,9 @@ def start_deal(rules, state, deck, events=None):
     state[S_TURNED] = turned
     state[at(S_KNOWN + turned)] = KNOWN_FACE_UP
     emit(events, EVENT_TURNED, -1, turned, state[S_TRUMP])
-    if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+    if features & F_SHOWN and (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
         _show_dealt(rules, state)
-    if rules[R_BLACK_HAND] != 0:
+    if features & F_BLACK_HAND and rules[R_BLACK_HAND] != 0:
         for s in range(n):
             if _black_hand(rules, state, s):
                 _end_by_black_hand(rules, state, s, events)
@@ -402,7 +405,7 @@ def _do_swap(rules, state, seat, events):
 # ---- drawing ---------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw_round(rules, state, seat, events):
+def _draw_round(rules, state, seat, events, features=EVERY_FEATURE):
     """Everyone draws one card, the trick's winner ``seat`` first. Returns False if a black
     hand ended the deal."""
     to_draw = state[S_TO_DRAW]
@@ -423,10 +426,10 @@ def _draw_round(rules, state, seat, events):
         to_draw -= 1
         _give(state, seat, card)
         # the rules tests are the same all deal long: predictable
-        if (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
+        if features & F_SHOWN and (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
             _show_drawn(rules, state, seat, card, drawn, facedown)
         emit(events, EVENT_DRAW, seat, card, face_up)
-        if black_hand and _black_hand(rules, state, seat):
+        if features & F_BLACK_HAND and black_hand and _black_hand(rules, state, seat):
             state[S_DRAWN] = drawn
             state[S_TO_DRAW] = to_draw
             _end_by_black_hand(rules, state, seat, events)
@@ -479,8 +482,8 @@ def _after_draw(rules, state, winner):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _finish_deal(rules, state, events):
-    if rules[R_AUCTION] != 0:
+def _finish_deal(rules, state, events, features):
+    if features & F_AUCTION and rules[R_AUCTION] != 0:
         chiamata.settle(rules, state, events)
         return
     n_sides = rules[R_N_SIDES]
@@ -526,7 +529,7 @@ def _reached_target(rules, state, winner, pts, events):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _finish_trick(rules, state, last, events):
+def _finish_trick(rules, state, last, events, features):
     """Resolve the trick whose ``last`` card was just played, then offer the swap or draw;
     return the trick's winner, who acts next (swap offer or lead) unless the deal is over.
 
@@ -538,7 +541,7 @@ def _finish_trick(rules, state, last, events):
     wi = n - 1 if beats(rules, last, best_card, state[S_TRUMP]) else wi
     winner = seat_after(state[S_LEADER], wi, n)
     side = rules[at(R_SIDE + winner)]
-    if rules[R_AUCTION] != 0:
+    if features & F_AUCTION and rules[R_AUCTION] != 0:
         chiamata.reveal_partner(rules, state)
     pts = 0
     for i in range(n):
@@ -556,15 +559,16 @@ def _finish_trick(rules, state, last, events):
     emit(events, EVENT_TRICK, winner, pts, trick_no)
     # the rules test is the same all deal long: predictable; before any swap offer, draw
     # or normal end
-    if rules[R_TARGET_POINTS] != 0 and _reached_target(rules, state, winner, pts, events):
+    if (features & F_TARGET and rules[R_TARGET_POINTS] != 0
+            and _reached_target(rules, state, winner, pts, events)):
         return winner
     if trick_no == state[S_N_TRICKS]:
-        _finish_deal(rules, state, events)
+        _finish_deal(rules, state, events, features)
         return winner
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
         if _offer_swap(rules, state, winner, 2 * n):
             return winner
-    if _draw_round(rules, state, winner, events):
+    if _draw_round(rules, state, winner, events, features):
         _after_draw(rules, state, winner)
     return winner
 
@@ -572,7 +576,7 @@ def _finish_trick(rules, state, last, events):
 # ---- the step API ----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def step(rules, state, action, events=None):
+def step(rules, state, action, events=None, features=EVERY_FEATURE):
     """Apply ``action`` for the seat to act; return the seat to act next (``S_TURN``), or
     -1 if the action is not legal (jitted).
 
@@ -581,7 +585,7 @@ def step(rules, state, action, events=None):
     happens (the card played, a trick won, draws, swaps, the end of the deal) is appended to
     ``events`` (:func:`emit`), or to nothing when ``events`` is ``None``. The batch loop takes
     the next seat from the return value rather than loading ``S_TURN`` back just after it was
-    stored (a round trip on the deal's critical path).
+    stored (a round trip on the deal's critical path). ``features`` as :func:`start_deal`'s.
     """
     phase = state[S_PHASE]
     seat = state[S_TURN]
@@ -594,8 +598,8 @@ def step(rules, state, action, events=None):
         n = rules[R_PLAYERS]
         played = state[S_TRICK_N]
         # the rules test is the same all deal long: predictable
-        if rules[R_FOLLOW_SUIT] != 0 and played > 0 and _fails_to_follow(rules, state, seat,
-                                                                         action):
+        if (features & F_FOLLOW_SUIT and rules[R_FOLLOW_SUIT] != 0 and played > 0
+                and _fails_to_follow(rules, state, seat, action)):
             return -1
         state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
@@ -610,10 +614,12 @@ def step(rules, state, action, events=None):
             seat = 0 if seat == n else seat
             state[S_TURN] = seat
             return seat
-        return _finish_trick(rules, state, action, events)
+        return _finish_trick(rules, state, action, events, features)
     if phase == PHASE_SWAP:
         return _answer_swap(rules, state, seat, action, events)
-    return chiamata.auction_step(rules, state, action, events)
+    if features & F_AUCTION:
+        return chiamata.auction_step(rules, state, action, events)
+    return -1
 
 
 @njit(cache=True, _nrt=False)
@@ -647,7 +653,7 @@ def _answer_swap(rules, state, seat, action, events):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_actions(rules, state, out):
+def legal_actions(rules, state, out, features=EVERY_FEATURE):
     """Write the legal actions of the seat to act into ``out`` (room for ``MAX_LEGAL``, or
     ``MAX_LEGAL_ANY`` in Briscola Chiamata's auction and call); return
     how many (jitted). The one place that decides what is legal: every strategy receives its
@@ -658,7 +664,7 @@ def legal_actions(rules, state, out):
         # selects (which slots are empty is as random as the deal); out has room for more
         seat = state[S_TURN]
         base = hand_base(seat)
-        if rules[R_FOLLOW_SUIT] != 0 and state[S_TRICK_N] > 0:
+        if features & F_FOLLOW_SUIT and rules[R_FOLLOW_SUIT] != 0 and state[S_TRICK_N] > 0:
             k = _following_cards(rules, state, seat, out)
             if k > 0:
                 return k
@@ -672,32 +678,33 @@ def legal_actions(rules, state, out):
         out[0] = ACTION_SWAP
         out[1] = ACTION_KEEP
         return 2
-    if phase == PHASE_OVER:
-        return 0
-    return chiamata.legal_auction_actions(rules, state, out)
+    if phase != PHASE_OVER and features & F_AUCTION:
+        return chiamata.legal_auction_actions(rules, state, out)
+    return 0
 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_view(rules, state, seat, hand, out):
+def legal_view(rules, state, seat, hand, out, features=EVERY_FEATURE):
     """The legal actions of ``seat``, the seat to act, as an array (jitted): ``hand`` itself
     (:func:`hand_of`), when every slot of it holds a card that may be played (most
     decisions: nothing is copied), otherwise :func:`legal_actions` written into ``out``
     (int16, as the hand). Either way the same actions in the same order; with
     ``must_follow_suit`` a follower's legal cards are always listed in ``out``."""
     empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
-    free = (rules[R_FOLLOW_SUIT] == 0) | (state[S_TRICK_N] == 0)
+    free = ((features & F_FOLLOW_SUIT) == 0) | (rules[R_FOLLOW_SUIT] == 0) | (
+        state[S_TRICK_N] == 0)
     if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
-    return out[:legal_actions(rules, state, out)]
+    return out[:legal_actions(rules, state, out, features)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def signals(rules, state, seat):
+def signals(rules, state, seat, features=EVERY_FEATURE):
     """The partner signals ``seat`` receives (docs/rules.md), one byte per partner in
     seat order after ``seat``; 0 when signals are off or the seat has no partner; under
     ``signals = rais``, :func:`rais_signals` (jitted)."""
-    if rules[R_SIGNALS] == SIGNALS_RAIS:
+    if features & F_RAIS and rules[R_SIGNALS] == SIGNALS_RAIS:
         return rais_signals(rules, state, seat)
     out = np.int64(0)
     n = rules[R_PLAYERS]
@@ -778,7 +785,7 @@ def rais_signals(rules, state, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def write_record(rules, state, out):
+def write_record(rules, state, out, features=EVERY_FEATURE):
     """Write the per-deal record (``REC_*`` fields) of a finished deal into ``out`` (jitted)."""
     out[REC_WINNER] = state[S_WINNER]
     out[REC_BLACK_HAND] = state[S_BLACK_HAND]
@@ -797,7 +804,7 @@ def write_record(rules, state, out):
     out[REC_TARGET_SEAT] = state[S_TARGET_SEAT]
     for s in range(6):
         out[REC_POINTS + s] = state[S_POINTS + s] if s < rules[R_N_SIDES] else 0
-    if rules[R_AUCTION] != 0:
+    if features & F_AUCTION and rules[R_AUCTION] != 0:
         chiamata.write_contract(rules, state, out)
 
 

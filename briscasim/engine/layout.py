@@ -143,6 +143,20 @@ LEAD_ELDEST, LEAD_CALLER = 0, 1
 CAPPOTTO_POINTS, CAPPOTTO_TRICKS, CAPPOTTO_OFF = 0, 1, 2
 MULTIPLIER_FLAT, MULTIPLIER_LADDER = 0, 1
 
+# Rule features whose code a batch kernel may be compiled without: a kernel's ``features``
+# mask (a constant of the kernel) names those it holds, so numba prunes the others' branches
+# before it types them (a run compiles only the rules it plays). The engine's functions take
+# the mask as their last argument, ``EVERY_FEATURE`` by default (the driver, the searches).
+F_AUCTION = 1       # Briscola Chiamata's auction, call and settlement
+F_FOLLOW_SUIT = 2   # must_follow_suit
+F_TARGET = 4        # target_points
+F_SHOWN = 8         # open_hands or stock_top_visible
+F_BLACK_HAND = 16   # black_hand
+F_RAIS = 32         # signals = rais
+F_FEWEST = 64       # play for the fewest points (objective = fewest, or a strategy's own)
+F_LARGE_HAND = 128  # hands of more than three cards
+EVERY_FEATURE = 255
+
 # ---- deal state (int16) --------------------------------------------------------------------
 STATE = Block("deal state", "int16")
 # public part: what every seat may know

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..engine.layout import EVERY_FEATURE
 from ..errors import UserError
 from ..rules import Rules
 from ..simulate import Lineup, play_chunk
@@ -28,24 +29,27 @@ from ..simulate import Lineup, play_chunk
 @dataclass(frozen=True)
 class Job:
     """One chunk: deals ``first .. first + count - 1`` of ``rules`` between ``lineup`` (a
-    strategy spec per seat), each in ``rotations`` rotations."""
+    strategy spec per seat), each in ``rotations`` rotations, by the kernel of ``features``
+    (the rule features the whole run needs: one kernel plays every cell)."""
     rules: Rules
     lineup: tuple[str, ...]
     seed: int
     first: int
     count: int
     rotations: int
+    features: int = EVERY_FEATURE
 
 
 @lru_cache(maxsize=128)
-def _lineup(rules: Rules, specs: tuple[str, ...]) -> Lineup:
+def lineup_of(rules: Rules, specs: tuple[str, ...]) -> Lineup:
+    """The lineup of strategy ``specs`` (one per seat), built once per process."""
     return Lineup.build(rules, list(specs))
 
 
 def play_job(job: Job) -> np.ndarray:
     """Play one chunk and return its records (``play_chunk``)."""
-    return play_chunk(job.rules, _lineup(job.rules, job.lineup), job.seed, job.first,
-                      job.count, job.rotations)
+    return play_chunk(job.rules, lineup_of(job.rules, job.lineup), job.seed, job.first,
+                      job.count, job.rotations, features=job.features)
 
 
 class LocalExecutor:

@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, hand_of, legal_view, signals
-from ..engine.layout import (MAX_LEGAL_ANY, MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP,
-                             PUBLIC_LEN, R_SIGNALS, S_PHASE)
+from ..engine.layout import (EVERY_FEATURE, F_AUCTION, MAX_LEGAL_ANY, MAX_PLAYERS, NO_CARD,
+                             PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
@@ -158,8 +158,9 @@ def draws_random(shape: int) -> bool:
 _DECIDERS = {}
 
 
-def decider(shape: int):
-    """The dispatcher of lineups of ``shape``, a jitted function (inlined where it is called)::
+def decider(shape: int, features: int = EVERY_FEATURE):
+    """The dispatcher of lineups of ``shape`` for rules of ``features`` (``F_*``: the rule
+    features whose code it holds), a jitted function (inlined where it is called)::
 
         decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
                     seat, entry, rng) -> action
@@ -171,12 +172,13 @@ def decider(shape: int):
     ``public`` is ``state[:PUBLIC_LEN]``, ``hand`` the seat's slots and ``legal`` its legal
     actions. Every strategy but the omniscient reference receives only the seat's view.
 
-    The shape's bits are constants of the function, so numba prunes the branches of the
-    strategies the shape rules out before it types anything: a kernel compiles only the
-    strategies its lineups can hold.
+    The shape's and the features' bits are constants of the function, so numba prunes the
+    branches of the strategies the shape rules out, and of the rule features the kernel does
+    not hold, before it types anything: a kernel compiles only what its lineups and rules
+    need.
     """
-    if shape in _DECIDERS:
-        return _DECIDERS[shape]
+    if (shape, features) in _DECIDERS:
+        return _DECIDERS[shape, features]
     plays = shape & PLAY_BITS
     swap_policy = shape & HAS_SWAP_POLICY != 0
     has_random, only_random = plays & HAS_RANDOM != 0, plays == HAS_RANDOM
@@ -187,7 +189,7 @@ def decider(shape: int):
     @njit(cache=True, _nrt=False, inline="always")
     def decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
                     seat, entry, rng):
-        sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
+        sig = signals(rules, state, seat, features) if rules[R_SIGNALS] != 0 else 0
         e = at(entry)
         if swap_policy:
             if state[S_PHASE] == PHASE_SWAP and kinds[e, 1] != SWAP_BY_PLAY:
@@ -199,8 +201,10 @@ def decider(shape: int):
                 return random_strategy(rules, public, hand, legal, seat, sig, p, rng)
         if has_greedy:
             if only_greedy or kinds[e, 0] == KIND_GREEDY:
-                return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng)
-        if (has_slot | has_search) and state[S_PHASE] >= PHASE_AUCTION:
+                return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng,
+                                       features)
+        if (has_slot | has_search) and features & F_AUCTION and (
+                state[S_PHASE] >= PHASE_AUCTION):
             # Briscola Chiamata's auction and call: the rule-based bidder for every strategy
             # but random and greedy (which bid on their own)
             if kinds[e, 0] != KIND_USER:
@@ -212,7 +216,7 @@ def decider(shape: int):
             return search_fn(rules, state, legal, seat, kinds[e, 0], sig, p, rng)
         return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
 
-    return _DECIDERS.setdefault(shape, decide_view)
+    return _DECIDERS.setdefault((shape, features), decide_view)
 
 
 _decide_any = decider(EVERY_SHAPE)

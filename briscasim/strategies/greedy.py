@@ -41,7 +41,8 @@ from numba import njit
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
+from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
+                             F_LARGE_HAND, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              PHASE_AUCTION, RAIS_WINNER, R_SIGNALS, R_TARGET_POINTS,
                              S_PHASE, S_SEAT_POINTS, SIGNALS_RAIS,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
@@ -223,9 +224,9 @@ def _partner_backs(rules, public, hand, seat, signals, pos):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_most(rules, public, hand, cards, seat, signals, params):
+def _play_most(rules, public, hand, cards, seat, signals, params, features):
     """The decision under ``objective = most`` among ``cards`` (:func:`_three` of the legal
-    cards, or the legal list itself)."""
+    cards, or the legal list itself); ``features`` as :func:`greedy_strategy`'s."""
     n = V.players(rules)
     trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
@@ -234,7 +235,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params):
         return _cheapest(rules, cards, trump, trump_keep)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
-    mates = V.known_mates(rules, public, hand, seat)
+    mates = V.known_mates(rules, public, hand, seat, features)
     winner = seat_after(V.trick_leader(public), wi, n)
     partner_winning = (mates >> winner) & 1 != 0
     table = 0
@@ -327,7 +328,9 @@ def _play_fewest(rules, public, legal, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _fewest(rules, params):
+def _fewest(rules, params, features=EVERY_FEATURE):
+    if not features & F_FEWEST:
+        return False
     obj = params[P_OBJECTIVE]
     if obj == OBJ_AUTO:
         return V.fewest_wins(rules)
@@ -335,27 +338,29 @@ def _fewest(rules, params):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng):
-    """The greedy decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
-    if public[S_PHASE] >= PHASE_AUCTION:
+def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng,
+                    features=EVERY_FEATURE):
+    """The greedy decision for ``seat`` (module docstring); ``rng`` is unused; ``features``
+    (``F_*``) names the rule features whose code is compiled in (jitted)."""
+    if features & F_AUCTION and public[S_PHASE] >= PHASE_AUCTION:
         return contract_decision(rules, public, hand, legal)   # Briscola Chiamata
-    fewest = _fewest(rules, params)
+    fewest = _fewest(rules, params, features)
     if V.swap_offered(public):
         answer = params[P_SWAP]
         if answer == ANSWER_AUTO:
             return ACTION_KEEP if fewest else ACTION_SWAP
         return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
-    if fewest:
+    if features & F_FEWEST and fewest:
         return _play_fewest(rules, public, legal, seat)
-    if rules[R_TARGET_POINTS] != 0:
+    if features & F_TARGET and rules[R_TARGET_POINTS] != 0:
         card = _race(rules, public, hand, legal, seat, params)
         if card != NO_CARD:
             return card
     if params[P_USE_SIGNALS] == 0:
         signals = 0     # play as if no signals were given
     # the loops of a hand of three have a trip count of three: larger hands take another copy
-    if legal.shape[0] <= 3:
-        return _play_most(rules, public, hand, _three(legal), seat, signals, params)
+    if not features & F_LARGE_HAND or legal.shape[0] <= 3:
+        return _play_most(rules, public, hand, _three(legal), seat, signals, params, features)
     return _play_most_of_eight(rules, public, hand, legal, seat, signals, params)
 
 
@@ -410,4 +415,4 @@ def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
     greedy shares this one copy). The loops run once per legal card, not over eight slots
     padded with ``NO_CARD`` as :func:`_three` pads three: a padded entry is never chosen, so
     the decisions are the same."""
-    return _play_most(rules, public, hand, legal, seat, signals, params)
+    return _play_most(rules, public, hand, legal, seat, signals, params, EVERY_FEATURE)

@@ -19,8 +19,9 @@ from numba import njit
 from ..engine.chiamata import trick_partner
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
-from ..engine.layout import (KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_UNSEEN, OBJECTIVE_FEWEST,
-                             PHASE_SWAP, R_AUCTION, R_HAND_SIZE, R_MATES, R_N_SIDES,
+from ..engine.layout import (EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_PLAYED,
+                             KNOWN_UNSEEN, OBJECTIVE_FEWEST, PHASE_SWAP, R_AUCTION,
+                             R_HAND_SIZE, R_MATES, R_N_SIDES,
                              R_OBJECTIVE, R_PLAYERS, R_SIDE, S_CALLED, S_CALLER,
                              S_FACE_UP, S_KNOWN,
                              S_LEADER, S_PHASE, S_POINTS, S_TO_DRAW, S_TRICK, S_TRICK_N,
@@ -62,12 +63,12 @@ def side_of(rules, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def known_mates(rules, public, hand, seat):
+def known_mates(rules, public, hand, seat, features=EVERY_FEATURE):
     """Bit mask of the seats ``seat`` knows to be on its side, itself included: its side's
     seats; in Briscola Chiamata, as far as the seat can tell (the caller knows his partner
     only once the called card is played; its holder knows the caller from the call; a
     defender knows the other defenders once the partner is public)."""
-    if rules[R_AUCTION] == 0:
+    if not features & F_AUCTION or rules[R_AUCTION] == 0:
         return rules[R_MATES + seat]
     caller = public[S_CALLER]
     partner = trick_partner(rules, public)
