@@ -124,7 +124,7 @@ _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here
 _SLOTS = {}         # FunctionSlot of each kernel, by id
 _SECONDS = [0.0]    # spent in compiled(): compiling, or loading from the numba cache
-_NOTICE = "compiling the engine for this lineup, about 40 s, once (then it loads from the cache)"
+_NOTICE = "compiling the engine for this lineup, about 20 s, once (then it loads from the cache)"
 _NOTICED = threading.Event()
 NOTICE_AFTER = 3.0
 """Seconds a load from the numba cache may take before the compile notice shows anyway."""

@@ -6,7 +6,11 @@ consistent world equally likely), plays each legal action in each world and then
 rest of the deal out with ``greedy`` at every seat, and averages over the worlds: the
 expected score (a win 1, a draw 1/2, a loss 0) and the expected point margin (the seat's
 side's points minus the best other side's, turned round under ``objective = fewest``), each
-with a 95% interval (normal, over worlds; every action is played in the same worlds).
+with a 95% interval (normal, over worlds; every action is played in the same worlds). In
+Briscola Chiamata a win is a deal with positive game points for the seat, a deal thrown in
+counts as a draw, and the margin is the card points of the seat's side beyond what it
+needed (:data:`briscasim.envs.observation.REWARDS`); the auction, the reopen question and the
+call are analysed like the play (the other seats' bids and calls by greedy).
 
 Where the rest of the deal is perfect information (two players, the stock empty: the seat
 then knows the other hand), the value is exact instead: alpha-beta to the end of the deal
@@ -22,7 +26,7 @@ from numba import njit
 
 from . import cards as C
 from .engine.core import hand_of, legal_actions, signals
-from .engine.layout import (KNOWN_UNSEEN, MAX_LEGAL, PHASE_OVER, PUBLIC_LEN, R_SIDE,
+from .engine.layout import (KNOWN_UNSEEN, MAX_LEGAL, MAX_LEGAL_ANY, PHASE_OVER, PUBLIC_LEN, R_SIDE,
                             R_SIGNALS, S_PHASE, S_TRICK_NO, S_TURN, STATE_LEN)
 from .engine.rng import new_stream, stream_key
 from .envs.observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
@@ -63,7 +67,8 @@ def _sample_values(rules, base, spec, seat, actions, worlds, params, rng, world,
             copy_state(scratch, world)
             play(rules, scratch, actions[j])
             _play_out(rules, scratch, params, rng, legal, rewards)
-            score[w, j] = (rewards[0, seat] + 1.0) / 2.0
+            outcome = rewards[0, seat]      # Briscola Chiamata: game points
+            score[w, j] = 1.0 if outcome > 0 else (0.0 if outcome < 0 else 0.5)
             margin[w, j] = rewards[1, seat]
 
 
@@ -117,7 +122,10 @@ def position_of(deal: Deal) -> dict:
             "trick": [C.card_code(c) for c in deal.current_trick],
             "face_up": C.card_code(deal.face_up), "trump": C.suit_name(deal.trump),
             "points": list(deal.points), "tricks_done": int(deal.state[S_TRICK_NO]),
-            "legal": [action_code(a) for a in deal.legal_actions()]}
+            "legal": [action_code(a) for a in deal.legal_actions()],
+            **({"auction": [f"{s}:{a}" for s, a in deal.auction],
+                "called": None if deal.called is None else C.card_code(deal.called)}
+               if r.chiamata else {})}
 
 
 def _interval(x: np.ndarray) -> tuple[float, tuple[float, float]]:
@@ -162,7 +170,7 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
     rng = new_stream(int(stream_key(np.uint64(seed), 0, 0)))
     world = np.empty(STATE_LEN, np.int16)
     scratch = np.empty(STATE_LEN, np.int16)
-    legal = np.empty(MAX_LEGAL, np.int16)
+    legal = np.empty(MAX_LEGAL_ANY, np.int16)     # room for an auction's pass and bids
     rewards = np.empty((2, deal.rules.players), np.float32)
     score = np.empty((iterations, len(actions)))
     margin = np.empty((iterations, len(actions)))
@@ -244,6 +252,9 @@ def typed_position(rules, seat: int, hand, face_up, played: str = "", seed: int 
     Offers that nobody may know were made are declined. Bad input raises :class:`UserError`
     naming the option and the value."""
     from .cards import CardError, parse_cards
+    if rules.chiamata:
+        raise UserError(f"a typed-in position has no auction; analyze a {rules.name} deal from "
+                        "--file or a simulated one (--strategy, --at)")
     if rules.signals != "none":
         raise UserError(f"a typed-in position takes no partner signals; {rules.name} has "
                         "signals (give a preset without them)")

@@ -8,7 +8,7 @@ import pytest
 from briscasim.position import analyze, deal_at, typed_position
 from briscasim.engine import layout as L
 from briscasim.game import Deal, action_code
-from briscasim.replay import replay_deal
+from briscasim.replay import load_deal_file, replay_deal
 from briscasim.rules import Rules
 from test_cli_simulate import run
 
@@ -180,3 +180,29 @@ def test_a_typed_in_position_that_cannot_be_is_one_line(options, words, capsys):
     code, out, err = run(["analyze", "--preset", "brisca-2", "--seat", "1", *options], capsys)
     assert code == 2 and words in err, err
     assert len(err.strip().splitlines()) == 1 and not out
+
+
+def test_a_typed_in_chiamata_position_is_refused_in_one_line(capsys):
+    code, out, err = run(["analyze", "--preset", "chiamata-5", "--seat", "0", "--hand",
+                          "Ao 3o Ro Co So 7o 6o 5o", "--face-up", "4o"], capsys)
+    assert code == 2 and "a typed-in position has no auction" in err and "--file" in err
+    assert len(err.strip().splitlines()) == 1 and not out
+
+
+def test_a_chiamata_deal_from_a_file_in_the_auction_at_the_call_and_in_play(tmp_path, capsys):
+    code, out, err = run(["replay", "--preset", "chiamata-5", "--strategy", "greedy",
+                          "--seed", "3", "--json"], capsys)
+    assert code == 0, err
+    path = tmp_path / "deal.json"
+    path.write_text(out)
+    deal = load_deal_file(path)
+    call = next(i for i, a in enumerate(deal.actions) if a >= L.ACTION_CALL)
+    for at, phase in ((0, "auction"), (call, "call"), (call + 1, "play")):
+        code, out, err = run(["analyze", "--file", str(path), "--at", str(at),
+                              "--iterations", "16", "--json"], capsys)
+        assert code == 0, err
+        result = json.loads(out)
+        assert result["position"]["phase"] == phase and result["worlds"] == 16
+        assert [a["action"] for a in result["actions"]] == result["position"]["legal"]
+        assert all(0.0 <= a["score"] <= 1.0 for a in result["actions"])
+        assert len(result["position"]["auction"]) == min(at, call)

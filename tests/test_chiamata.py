@@ -552,10 +552,3 @@ def test_the_command_line_refuses_an_option_that_does_not_apply(capsys, option, 
               "--deals", "10"])
     err = capsys.readouterr().err.strip().splitlines()
     assert e.value.code == 2 and len(err) == 1 and option in err[0]
-
-
-def test_the_learning_environments_refuse_chiamata():
-    from briscasim.envs import VectorEnv
-    from briscasim.errors import UserError
-    with pytest.raises(UserError, match="Chiamata"):
-        VectorEnv("chiamata-5", 4)

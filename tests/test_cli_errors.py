@@ -152,4 +152,4 @@ def test_a_compile_prints_one_notice(capfd):
     jit.compiled(fresh, (types.int64,))
     assert fresh(1) == 2 and jit.compile_seconds() > before
     err = capfd.readouterr().err
-    assert err.count("compiling the engine for this lineup, about 40 s, once") == 1
+    assert err.count("compiling the engine for this lineup, about 20 s, once") == 1

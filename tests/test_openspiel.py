@@ -23,11 +23,60 @@ def _dealt(game, seed, item=0):
 
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs-signals", "brisca-3-hidden",
-                                    "briscola-6", "brisca-2-blackhand"])
+                                    "briscola-6", "brisca-2-blackhand", "chiamata-5",
+                                    "chiamata-5-subito-al-due", "schembil"])
 def test_openspiel_random_simulation_checks(preset):
     game = pyspiel.load_game("briscasim", {"preset": preset})
     assert game.num_players() == game.rules.players
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_chiamata_game_points_sum_to_zero_and_the_auction_is_public():
+    game = pyspiel.load_game("briscasim", {"preset": "chiamata-5-pagat"})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0 and game.num_players() == 5
+    assert game.max_utility() == 40.0 == -game.min_utility()     # alone, ladder x cappotto
+    state = _dealt(game, 6)
+    rng = np.random.default_rng(2)
+    while state.current_player() != pyspiel.PlayerId.TERMINAL and state.deal.phase != "play":
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    if state.is_terminal():
+        assert state.returns() == [0.0] * 5          # thrown in
+        return
+    called = state.deal.called
+    holder = next(s for s in range(5) if called in state.deal.hand(s))
+    for p in range(5):
+        info = state.information_state_string(p)
+        assert all(f"bid {s} {a} -" in info for s, a in state.deal.auction
+                   if a.startswith("bid:"))
+        assert f"call {state.deal.state[L.S_CALLER]} {card_code(called)}" in info
+        seen = state.observation_string(p)
+        assert "partner -" in seen                   # not played yet: secret
+        tensor = np.array(state.information_state_tensor(p))
+        assert tensor.sum() > 0
+        if p != holder:
+            other = state.resample_from_infostate(p, None, rng)
+            assert other.information_state_string(p) == info
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sum(state.returns()) == 0.0
+    assert state.returns() == list(map(float, state.deal.contract.game_points))
+
+
+def test_chiamata_reopen_question_and_a_deal_thrown_in():
+    game = pyspiel.load_game("briscasim", {"preset": "chiamata-5-subito-al-due"})
+    state = _dealt(game, 1)
+    for _ in range(5):
+        state.apply_action(L.ACTION_PASS)
+    assert state.current_player() == 0 and state.deal.phase == "reopen"
+    assert [state.action_to_string(0, a) for a in state.legal_actions()] == ["pass", "bid:61"]
+    state.apply_action(L.ACTION_PASS)
+    assert "reopen 0 declines -" in state.information_state_string(3)
+    for _ in range(4):
+        state.apply_action(L.ACTION_PASS)
+    assert state.is_terminal() and state.returns() == [0.0] * 5
+    info = np.array(state.information_state_tensor(2))
+    assert info.sum() > 0 and len(info) == len(state.information_state_tensor(0))
 
 
 def test_pickles_clones_and_the_deal_underneath():

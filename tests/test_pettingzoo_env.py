@@ -13,9 +13,9 @@ from briscasim.game import Deal  # noqa: E402
 from briscasim.rules import PRESETS, Rules  # noqa: E402
 
 
-@pytest.mark.parametrize("preset", sorted(p for p in PRESETS if not Rules.preset(p).chiamata))
+@pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_pettingzoo_api_test(preset):
-    api_test(pettingzoo_env(preset, match="deal"), num_cycles=200)   # single deals
+    api_test(pettingzoo_env(preset), num_cycles=200)   # a match preset deal by deal
 
 
 def test_pettingzoo_seed_test():

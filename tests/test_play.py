@@ -96,3 +96,64 @@ def test_a_match_saves_every_deal(tmp_path, monkeypatch, capsys):
 def test_bad_options_are_one_line(argv, words, capsys):
     code, out, err = run(["play", *argv], capsys)
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_chiamata_bid_call_and_play_at_the_terminal_and_its_replay(tmp_path, capsys):
+    child = spawn(["--preset", "chiamata-5", "--strategy", "greedy", "--seed", "3", "--hint",
+                   "--iterations", "16", "--seconds", "1", "--save", "game.json"], tmp_path)
+    child.expect(PROMPT)
+    first = child.before
+    assert "auction: standing bid none; passed: nobody" in first
+    assert "your action (pass bid:A .. bid:120)" in first and "values:" in first  # a hint
+    child.sendline("bid:7e")
+    child.expect(PROMPT)
+    assert "a bid is bid:A" in child.before and "Traceback" not in child.before
+    child.sendline("bid:120")              # the top bid: the others may only pass
+    child.expect(PROMPT)
+    assert "you won the auction: call a card" in child.before
+    assert "your action (call:2o call:2c call:2e call:2b)" in child.before
+    assert "values:" in child.before and "call:2" in child.before
+    child.sendline("call:2E")              # the code in any case
+    child.expect(PROMPT)
+    assert "you call 2e (two of espadas): trump espadas" in child.before
+    assert "contract: bid:120 by you (target 120); called 2e (two of espadas)" in child.before
+    while True:
+        child.sendline("1")
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+    end = child.before
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in end
+    assert "you fail bid:120" in end or "you make bid:120" in end
+    log = end.split("the whole deal:")[1].split("\nsaved in")[0].strip()
+    code, out, err = run(["replay", "--file", str(tmp_path / "game.json")], capsys)
+    assert code == 0, err
+    assert out.strip() == log.replace("\r\n", "\n")
+    deal = load_deal_file(tmp_path / "game.json")
+    assert deal.over and deal.auction[0] == (0, "bid:120")
+    assert deal.contract.caller == 0 and action_code(deal.called) == "2e"
+
+
+def test_chiamata_reopen_question_at_the_terminal(tmp_path):
+    # seed 5: after seat 0 passes, the four greedy seats pass too; seat 0 is asked first
+    child = spawn(["--preset", "chiamata-5-subito-al-due", "--seed", "5", "--strategy",
+                   "greedy", "--iterations", "16"], tmp_path)
+    child.expect(PROMPT)
+    child.sendline("pass")
+    child.expect(PROMPT)
+    assert "everybody passed: reopen the auction at bid:61 (bid) or decline (pass)?" in \
+        child.before
+    assert "your action (pass bid:61)" in child.before
+    child.sendline("hint")
+    child.expect(PROMPT)
+    assert "values: 16 sampled worlds" in child.before and "bid:61" in child.before
+    child.sendline("bid:61")
+    child.expect(PROMPT)
+    assert "you reopen the auction" in child.before and "you bid 61 (target 61)" in \
+        child.before
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    deal = load_deal_file(tmp_path / "play-5.json")
+    assert deal.auction[:6] == [(0, "pass"), (1, "pass"), (2, "pass"), (3, "pass"),
+                                (4, "pass"), (0, "bid:61")]

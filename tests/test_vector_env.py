@@ -148,6 +148,20 @@ def test_opponents_play_as_the_batch_kernels(opponent):
 
 
 @pytest.mark.slow     # compiles the environment kernel with an opponent
+def test_chiamata_against_greedy_opponents_rewards_game_points():
+    env = VectorEnv("chiamata-5", num_envs=8, seed=2, opponent="greedy")
+    obs, mask = env.reset()
+    totals = []
+    for _ in range(400):
+        assert (env.seat == 0).all() and (mask.sum(axis=1) > 0).all()
+        obs, mask, rewards, done = env.step(env.random_actions())
+        for i in np.flatnonzero(done):
+            assert rewards[i].sum() == 0.0          # game points are zero-sum
+            totals.append(rewards[i].copy())
+    assert len(totals) >= 8 and any(t.any() for t in totals)
+
+
+@pytest.mark.slow     # compiles the environment kernel with an opponent
 def test_agent_seats_and_duplicate_deals():
     env = VectorEnv("brisca-2", num_envs=6, seed=1, opponent="greedy", agent_seats=[1])
     env.reset()

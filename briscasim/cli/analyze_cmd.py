@@ -94,10 +94,15 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     p = result.position
+    table = (f"auction {' '.join(p['auction']) or '-'}; called {p['called'] or '-'} (trump "
+             f"{p['trump']}); points " + ", ".join(f"seat {i}: {x}"
+                                                   for i, x in enumerate(p["points"]))
+             if "auction" in p else
+             f"face-up {p['face_up']} (trump {p['trump']}); points "
+             + ", ".join(f"side {i}: {x}" for i, x in enumerate(p["points"])))
     click.echo(f"{p['rules']}, after {p['at']} actions: seat {p['seat']} to act "
                f"({p['phase']}); hand {' '.join(p['hand'])}; trick {' '.join(p['trick']) or '-'}"
-               f"; face-up {p['face_up']} (trump {p['trump']}); points "
-               + ", ".join(f"side {i}: {x}" for i, x in enumerate(p["points"])))
+               f"; {table}")
     click.echo(format_analysis(result))
 
 

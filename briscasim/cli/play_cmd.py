@@ -22,6 +22,8 @@ from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
 HELP = """type a card to play it: its code (Ao, 7c, Rb: rank A 3 R C S 9 8 7 6 5 4 2, suit
   o c e b) or its number in your hand (1, 2, 3); at a swap offer: swap or keep
+  Briscola Chiamata: pass, or bid:A bid:3 bid:R bid:C bid:S bid:7 bid:6 bid:5 bid:4 (a rank),
+  bid:61 .. bid:120 (points); at the reopen question pass or bid:61; call a card: call:Ro
   hint   what each of your actions is worth (briscasim analyze)
   help   this text
   quit   leave the game (Ctrl-D too); what was played is saved"""
@@ -33,6 +35,28 @@ class Quit(Exception):
 
 def named(card: int) -> str:
     return f"{C.card_code(card)} ({C.card_name(card)})"
+
+
+def _bid(level: int) -> str:
+    from ..game import action_code
+    return action_code(L.ACTION_BID + level)
+
+
+def legal_line(legal) -> str:
+    """The legal actions as codes, a run of four or more consecutive bids as ``first ..
+    last``."""
+    from ..game import action_code
+    out, run = [], []
+    for a in [*sorted(legal), None]:
+        if run and (a is None or a != run[-1] + 1 or not L.ACTION_BID <= a < L.ACTION_CALL):
+            out += ([f"{action_code(run[0])} .. {action_code(run[-1])}"] if len(run) > 3
+                    else [action_code(x) for x in run])
+            run = []
+        if a is not None and L.ACTION_BID <= a < L.ACTION_CALL:
+            run.append(a)
+        elif a is not None:
+            out.append(action_code(a))
+    return " ".join(out)
 
 
 class Terminal:
@@ -90,23 +114,74 @@ class Terminal:
             return f"  {who} {'swap' if you else 'swaps'} {named(e.a)} for the face-up {named(e.b)}"
         if e.kind == "black_hand":
             return f"{who} {'have' if you else 'has'} a black hand"
+        if e.kind == "bid":
+            rank = _bid(e.a).removeprefix("bid:")
+            return f"  {who} {'bid' if you else 'bids'} {rank} (target {e.b})"
+        if e.kind == "pass":
+            return f"  {who} {'pass' if you else 'passes'}"
+        if e.kind == "reopen":
+            return f"  {who} {'reopen' if you else 'reopens'} the auction" if e.a else \
+                f"  {who} {'decline' if you else 'declines'} to reopen"
+        if e.kind == "call":
+            return (f"{who} {'call' if you else 'calls'} {named(e.a)}: trump "
+                    f"{C.SUIT_NAMES[e.b]}" + ("; you hold it: you are the partner"
+                                             if e.a in deal.hand(self.seat) and not you
+                                             else ""))
         return None
 
     def points_line(self, deal) -> str:
+        if deal.rules.chiamata:         # every seat for itself until the partner is known
+            return ", ".join(f"{'you' if s == self.seat else f'seat {s}'} {p}"
+                             for s, p in enumerate(deal.points))
         mine = deal.rules.side_of[self.seat]
         return ", ".join(f"{'your side' if s == mine else f'side {s}'} {p}"
                          for s, p in enumerate(deal.points))
 
+    def contract_line(self, deal) -> str:
+        """Briscola Chiamata: the auction so far, or the contract, the called card and what
+        the seat knows of the partner."""
+        bids = [e for e in deal.events if e.kind == "bid"]       # (level, target)
+        last = bids[-1] if bids else None
+        standing = "none" if last is None else (
+            f"{_bid(last.a)} by {'you' if last.seat == self.seat else f'seat {last.seat}'} "
+            f"(target {last.b})")
+        called = deal.called
+        if called is None:
+            passed = [s for s in range(deal.rules.players)
+                      if int(deal.state[L.S_PASSED]) >> s & 1]
+            return (f"auction: standing bid {standing}; passed: "
+                    + (", ".join("you" if s == self.seat else f"seat {s}" for s in passed)
+                       or "nobody"))
+        played = [e.seat for e in deal.events if e.kind == "play" and e.a == called]
+        partner = ("you are the partner" if called in deal.hand(self.seat) else
+                   f"partner: {'you' if played[0] == self.seat else f'seat {played[0]}'}"
+                   if played else "partner: unknown")
+        return f"contract: {standing}; called {named(called)}; {partner}"
+
     def status(self, deal) -> None:
         """Where the deal stands for the seat: the trick, the face-up card, points, what is
         known of other hands, the seat's hand."""
+        from ..game import action_code
         view = deal.view(self.seat)
         to_draw = int(view.public[L.S_TO_DRAW])
         up = deal.face_up
         table = (f"face-up {named(up)}, " if up != L.NO_CARD and to_draw else "")
-        self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
-                  f"{C.suit_name(deal.trump)}; {table}{to_draw} cards to draw; points: "
-                  f"{self.points_line(deal)}")
+        if not deal.rules.chiamata:
+            self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
+                      f"{C.suit_name(deal.trump)}; {table}{to_draw} cards to draw; points: "
+                      f"{self.points_line(deal)}")
+        elif deal.phase in ("auction", "reopen", "call"):
+            self.echo(f"\n{self.contract_line(deal)}")
+            if deal.phase == "reopen":
+                reopen = action_code(max(deal.legal_actions()))       # pass or this bid
+                self.echo(f"everybody passed: reopen the auction at {reopen} (bid) or decline "
+                          "(pass)?")
+            if deal.phase == "call":
+                self.echo("you won the auction: call a card (its suit is trump)")
+        else:
+            self.echo(f"\ntrick {int(view.public[L.S_TRICK_NO]) + 1}: trump "
+                      f"{C.suit_name(deal.trump)}; {self.contract_line(deal)}; points: "
+                      f"{self.points_line(deal)}")
         trick = deal.current_trick
         if trick and deal.phase == "play":
             self.echo("on the table: " + ", ".join(named(c) for c in trick))
@@ -119,7 +194,6 @@ class Terminal:
 
     # ---- a decision -----------------------------------------------------------------------
     def __call__(self, deal) -> int:
-        from ..game import action_code
         self.sit(deal, deal.turn)
         self.catch_up(deal)
         self.status(deal)
@@ -132,7 +206,7 @@ class Terminal:
             self.show_hint(deal)
         legal = deal.legal_actions()
         ask = ("your card" if max(legal) < C.N_CARD_IDS else
-               f"your action ({' '.join(map(action_code, legal))})")
+               f"your action ({legal_line(legal)})")
         while True:
             try:
                 text = self.read(f"{ask} (help, hint, quit)> ").strip()
@@ -162,9 +236,11 @@ class Terminal:
                 return hand[int(word) - 1]
             self.echo(f"{text}: your hand has cards 1 to {len(hand)}")
             return None
-        code = text[:1].upper() + text[1:].lower() if len(text) == 2 else text
+        kind, colon, card = text.rpartition(":")
+        if len(card) == 2:          # a card code, as typed in any case: ao, AO, call:ro
+            text = f"{kind}{colon}{card[:1].upper()}{card[1:].lower()}"
         try:
-            action = parse_action(code)
+            action = parse_action(text, legal)
         except UserError as e:
             self.echo(f"{e}; type help for help")
             return None
@@ -172,13 +248,26 @@ class Terminal:
             return action
         where = ("not in your hand" if action < C.N_CARD_IDS and deal.phase == "play"
                  else "not legal now")
-        self.echo(f"{code} is {where}; legal: {' '.join(map(action_code, legal))}")
+        self.echo(f"{action_code(action)} is {where}; legal: {legal_line(legal)}")
         return None
 
     def show_hint(self, deal) -> None:
         from ..position import analyze
         from .analyze_cmd import format_analysis
         self.echo(format_analysis(analyze(deal, self.iterations, self.seconds)))
+
+
+def result_line(contract, seat: int) -> str:
+    """Briscola Chiamata: the deal's result as ``seat`` hears it."""
+    if contract.caller is None:
+        return "everybody passed: the deal is thrown in"
+    who = "you" if contract.caller == seat else f"seat {contract.caller}"
+    alone = contract.partner == contract.caller
+    return (f"{who} {'make' if who == 'you' else 'makes'} " if contract.success else
+            f"{who} {'fail' if who == 'you' else 'fails'} ") + (
+        f"{contract.bid} with {contract.side_points} card points"
+        + (" alone" if alone else f" (partner seat {contract.partner})")
+        + f"; your game points {contract.game_points[seat]:+d}")
 
 
 def save(deals, path: pathlib.Path, labels) -> list[pathlib.Path]:
@@ -220,8 +309,9 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
 
     \b
     You see what your seat may know: your hand, the trick, the face-up card, the points,
-    cards known to be in other hands. Type a card (Ao, or its number in your hand), swap or
-    keep, hint, help or quit. The game is saved as a deal file:
+    cards known to be in other hands; in Briscola Chiamata the auction, the contract and the
+    called card. Type a card (Ao, or its number in your hand), swap or keep; in Chiamata
+    pass, bid:R, bid:70 or call:Ro; hint, help or quit. The game is saved as a deal file:
       briscasim play --preset brisca-2 --strategy ismcts --hint
       briscasim replay --file play-SEED.json
     """
@@ -271,6 +361,9 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
         you.catch_up(deal)
         out = deal.outcome
         side = rules.side_of[you.seat]
+        if rules.chiamata:
+            click.echo(f"\n{result_line(deal.contract, you.seat)} ({you.points_line(deal)})")
+            continue
         click.echo("\nthe deal is drawn" if out.winner is None else
                    f"\n{'you win' if out.winner == side else f'side {out.winner} wins'} the "
                    f"deal ({you.points_line(deal)})")

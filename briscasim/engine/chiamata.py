@@ -25,8 +25,8 @@ from .layout import (
     REC_SIDE_TRICKS, REC_SUCCESS, REC_TARGET, R_ALL_PASS, R_AUCTION, R_BID_MULTIPLIER,
     R_CAPPOTTO, R_FIRST_LEAD, R_MIN_POINTS, R_PLAYERS, R_SELF_CALL, S_BID, S_BIDDER,
     S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_N_TRICKS, S_PARTNER,
-    S_PASSED, S_PHASE, S_POINTS, S_REOPENED, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRUMP,
-    S_TURN, S_WINNER,
+    S_PASSED, S_PHASE, S_POINTS, S_REOPENED, S_SEAT_BIDS, S_TRICK, S_TRICKS_WON, S_TRICK_N,
+    S_TRUMP, S_TURN, S_WINNER,
 )
 
 _TWO = 11
@@ -199,6 +199,7 @@ def _next_in_auction(state, seat, n):
 def _bid(rules, state, seat, level, events):
     state[S_BID] = level
     state[S_BIDDER] = seat
+    state[S_SEAT_BIDS + seat] = level
     emit(events, EVENT_BID, seat, level, bid_target(rules, level))
 
 

@@ -203,6 +203,8 @@ S_PARTNER = STATE.field("partner", 1, "seat that played the called card, from th
                         "that trick; -1 before (chiamata.trick_partner reads the trick too)")
 S_GAME_POINTS = STATE.field("game_points", MAX_PLAYERS, "game points of each seat in the "
                             "finished deal")
+S_SEAT_BIDS = STATE.field("seat_bids", MAX_PLAYERS, "each seat's latest bid level in the "
+                          "auction, -1: none")
 PUBLIC_LEN = STATE.length
 # hidden part
 S_HANDS = STATE.field("hands", MAX_PLAYERS * MAX_HAND, "hands, MAX_HAND slots a seat, NO_CARD "

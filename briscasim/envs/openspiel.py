@@ -14,7 +14,16 @@ extra).
   recall); its *observation* is the seat's view now, the ``int8`` observation of
   :mod:`briscasim.envs.observation`, as floats. Neither ever holds another hand or the
   stock order (docs/rules.md, "What each seat may know").
+- Briscola Chiamata (the ``chiamata-*`` presets, five players): after the deal come the
+  auction, the reopen question and the call, with their own actions (50 pass, 51..119 the
+  bids, 120..167 the calls); every bid, pass, answer and the call are public and are in
+  every seat's information state; the holder of the called card is not, until it is played.
 - Returns at the end: +1 to the winning side's seats, -1 to the others, 0 to all in a draw.
+  In Briscola Chiamata each seat's game points (+2 caller, +1 partner, -1 each defender for
+  a contract made, turned round for one failed, +4 / -1 for a caller alone, times the
+  multiplier; 0 to all for a deal thrown in): they sum to 0, the game's ``utility_sum``. The
+  trick games declare none (three players alone, or sides of unequal size, do not sum to a
+  constant).
 - :meth:`BriscaState.resample_from_infostate` deals the cards a player has not seen afresh
   (for OpenSpiel's ISMCTS bot).
 """
@@ -25,15 +34,20 @@ import pyspiel
 
 from .. import cards as C
 from ..engine import layout as L
-from ..game import Deal, EVENT_NAMES, action_code
+from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
+from .episode import deal_rules
 from .observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
 
 NAME = "briscasim"
 _ROW = len(EVENT_NAMES) + L.MAX_PLAYERS + 2 * L.N_CARD_IDS
 """An event row of the information-state tensor: its kind, its seat, its card(s), one-hot."""
 _ROWS = 128
-"""Event rows of the information-state tensor: more than a seat ever sees in a deal."""
+"""Event rows of the information-state tensor: more than a seat ever sees in a trick game's
+deal (Briscola Chiamata's: :func:`_rows`)."""
+_AUCTION_COLUMNS = L.N_BID_LEVELS + 1
+"""Columns an event row adds in Briscola Chiamata: the bid level, one-hot, and a reopen
+accepted."""
 _SIGNALS = 16
 
 GAME_TYPE = pyspiel.GameType(
@@ -53,6 +67,16 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification={"preset": "brisca-2"})
 
 
+_CHIAMATA_TYPE = pyspiel.GameType(**{
+    **{k: getattr(GAME_TYPE, k) for k in (
+        "short_name", "long_name", "dynamics", "chance_mode", "information", "reward_model",
+        "max_num_players", "min_num_players", "provides_information_state_string",
+        "provides_information_state_tensor", "provides_observation_string",
+        "provides_observation_tensor", "parameter_specification")},
+    "utility": pyspiel.GameType.Utility.ZERO_SUM})
+"""The type of a Briscola Chiamata game: zero-sum (game points)."""
+
+
 def register() -> None:
     """Register the game ``"briscasim"`` with OpenSpiel (once)."""
     if NAME not in pyspiel.registered_names():
@@ -67,20 +91,21 @@ class BriscaGame(pyspiel.Game):
         preset = params.get("preset", "brisca-2")
         if preset not in PRESETS:
             raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
-        self.rules = Rules.preset(preset)
-        if self.rules.chiamata:
-            raise ValueError(f"preset {preset!r}: the learning environments play the trick "
-                             "games; Briscola Chiamata's auction and call are not in their "
-                             "observation")
+        self.rules = deal_rules(preset, {})      # a match preset: one deal of its rules
         self.deck_ids = tuple(self.rules.deck_ids)
-        if self.rules.match_kind != "deal":
-            raise ValueError(f"preset {preset!r} plays matches; the game is one deal")
         r = self.rules
+        length = len(r.deck_ids) + r.cards_in_play + r.tricks       # deal, plays, offers
+        bounds = {"min_utility": -1.0, "max_utility": 1.0}
+        if r.chiamata:
+            # bids rise, so at most one per level; a pass a seat in each of the two auctions
+            # and a reopen answer a seat; the call
+            length += L.N_BID_LEVELS + 3 * r.players + 1
+            top = float((r.players - 1) * _max_multiplier(r))     # a caller alone
+            bounds = {"min_utility": -top, "max_utility": top, "utility_sum": 0.0}
         info = pyspiel.GameInfo(
             num_distinct_actions=L.N_ACTIONS, max_chance_outcomes=L.N_CARD_IDS,
-            num_players=r.players, min_utility=-1.0, max_utility=1.0,
-            max_game_length=len(r.deck_ids) + r.cards_in_play + r.tricks)  # deal, plays, offers
-        super().__init__(GAME_TYPE, info, params)
+            num_players=r.players, max_game_length=length, **bounds)
+        super().__init__(_CHIAMATA_TYPE if r.chiamata else GAME_TYPE, info, params)
 
     def new_initial_state(self):
         return BriscaState(self)
@@ -90,6 +115,22 @@ class BriscaGame(pyspiel.Game):
             raise ValueError(f"observation parameters are not supported; passed {params}")
         return BriscaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
                               self.rules)
+
+
+def _max_multiplier(rules: Rules) -> int:
+    """The largest multiplier of a Chiamata deal's game points: the ladder's 5, cappotto's
+    2."""
+    return ((5 if rules.bid_multiplier == "ladder" else 1)
+            * (1 if rules.cappotto == "off" else 2))
+
+
+def _rows(rules: Rules) -> int:
+    """Event rows of the information-state tensor of ``rules``: in Briscola Chiamata the
+    seat's cards dealt, every bid (one per level at most), a pass a seat in each of the two
+    auctions and a reopen answer a seat, the call and the cards played."""
+    if not rules.chiamata:
+        return _ROWS
+    return rules.hand_size + L.N_BID_LEVELS + 3 * rules.players + 1 + rules.cards_in_play
 
 
 class BriscaState(pyspiel.State):
@@ -201,7 +242,8 @@ def information(state: BriscaState, player: int) -> str:
 
 def _seen(state: BriscaState, player: int) -> list[tuple]:
     """What ``player`` has seen, in order: ``(kind, seat, card, card)`` (cards as codes,
-    ``-`` for none), and its partners' signals now."""
+    ``-`` for none; a bid's code, or a reopen answer, in place of the first card), and its
+    partners' signals now."""
     if state.deal is None:
         return []
     rows = []
@@ -213,7 +255,12 @@ def _seen(state: BriscaState, player: int) -> list[tuple]:
             continue            # another seat's declined offer
         if e.kind in ("trick", "over"):
             continue            # follows from the cards played
-        a = C.card_code(e.a) if e.kind != "black_hand" else "-"
+        if e.kind == "bid":
+            a = action_code(L.ACTION_BID + e.a)
+        elif e.kind == "reopen":
+            a = "reopens" if e.a else "declines"
+        else:
+            a = C.card_code(e.a) if e.kind not in ("black_hand", "pass") else "-"
         b = C.card_code(e.b) if e.kind == "swap" else "-"
         rows.append((e.kind, e.seat, a, b))
     sig = state.deal.view(player).signals
@@ -234,15 +281,17 @@ class BriscaObserver:
         self.perfect_recall = iig_obs_type.perfect_recall
         self.rules = rules
         if self.perfect_recall:
-            self.tensor = np.zeros(_ROWS * _ROW + _SIGNALS, np.float32)
-            self.dict = {"events": self.tensor[:_ROWS * _ROW].reshape(_ROWS, _ROW),
-                         "signals": self.tensor[_ROWS * _ROW:]}
+            rows = _rows(rules)
+            width = _ROW + (_AUCTION_COLUMNS if rules.chiamata else 0)
+            self.tensor = np.zeros(rows * width + _SIGNALS, np.float32)
+            self.dict = {"events": self.tensor[:rows * width].reshape(rows, width),
+                         "signals": self.tensor[rows * width:]}
         else:
             self.tensor = np.zeros(OBSERVATION_LEN, np.float32)
             self.dict = {"observation": self.tensor}
         self._obs = np.zeros(OBSERVATION_LEN, np.int8)
         self._mask = np.zeros(L.N_ACTIONS, np.int8)
-        self._legal = np.empty(L.MAX_LEGAL, np.int64)
+        self._legal = np.empty(L.MAX_LEGAL_ANY, np.int16)
 
     def set_from(self, state, player):
         self.tensor.fill(0)
@@ -264,6 +313,12 @@ class BriscaObserver:
             row[EVENT_NAMES.index(kind)] = 1
             if seat >= 0:
                 row[len(EVENT_NAMES) + seat] = 1
+            if kind == "bid":
+                row[_ROW + parse_action(a) - L.ACTION_BID] = 1
+                continue
+            if kind == "reopen":
+                row[_ROW + L.N_BID_LEVELS] = a == "reopens"
+                continue
             for j, code in enumerate((a, b)):
                 if code != "-":
                     row[len(EVENT_NAMES) + L.MAX_PLAYERS + j * L.N_CARD_IDS + C.card_id(code)] = 1
@@ -277,8 +332,16 @@ class BriscaObserver:
         known = "; ".join(f"{C.card_code(c)} at seat {s}" for c, s in sorted(view.known.items())
                           if 0 <= s < L.MAX_PLAYERS and s != player)
         up = C.card_code(deal.face_up) if view.public[L.S_TO_DRAW] else "-"
+        auction = ""
+        if self.rules.chiamata:
+            called = deal.called
+            partner = [e.seat for e in deal.events if e.kind == "play" and e.a == called]
+            auction = (f"; auction {' '.join(f'{s}:{a}' for s, a in deal.auction) or '-'}; "
+                       f"called {'-' if called is None else C.card_code(called)}; partner "
+                       f"{partner[0] if partner else '-'}")
         return (f"seat {player}: hand {' '.join(map(C.card_code, sorted(view.hand_cards)))}; "
                 f"trick {' '.join(map(C.card_code, deal.current_trick)) or '-'}; face-up {up}; "
                 f"trump {C.suit_name(deal.trump)}; to draw {int(view.public[L.S_TO_DRAW])}; "
                 f"points {' '.join(map(str, deal.points))}; known {known or '-'}; "
-                f"swap offer {'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}")
+                f"swap offer {'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}"
+                f"{auction}")

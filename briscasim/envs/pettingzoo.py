@@ -16,14 +16,19 @@
 - ``observe(agent)`` is a dict: ``"observation"``, the seat's view as the ``int8`` array of
   :mod:`briscasim.envs.observation` (only what that seat may know), and ``"action_mask"``,
   its legal actions from the engine (all 0 when it is not its turn). Actions are
-  ``Discrete(50)``: card ids 0..47, 48 swap, 49 keep.
+  ``Discrete(N_ACTIONS)`` (168): card ids 0..47, 48 swap, 49 keep, and in Briscola Chiamata
+  50 pass, 51..119 the bids, 120..167 the calls.
 - Rewards come at the end of the deal, to every seat: ``reward="outcome"`` (default) +1 for
   the winning side, -1 for the others, 0 for all in a draw; ``reward="margin"``: the side's
-  card points minus the best other side's (turned round under ``objective = fewest``).
+  card points minus the best other side's (turned round under ``objective = fewest``). In
+  Briscola Chiamata the outcome is the seat's game points and the margin is measured
+  against what its side needed (:data:`briscasim.envs.observation.REWARDS`).
 - ``reset(seed=s)`` plays deal 0 under seed ``s``; each later ``reset()`` the next deal
   index, so deal ``k`` after a seeded reset is ``Deal.from_seed(rules, s, k)`` (a deal that a
-  black hand ends as it is dealt is skipped). Every other keyword argument of
-  :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's.
+  black hand ends as it is dealt is skipped; a Chiamata deal thrown in ends the episode with
+  0 to all). Every other keyword argument of
+  :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's; a preset
+  that plays a match is played deal by deal (:func:`~briscasim.envs.episode.deal_rules`).
 """
 from __future__ import annotations
 
@@ -31,11 +36,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine.layout import MAX_LEGAL, N_ACTIONS
+from ..engine.layout import MAX_LEGAL_ANY, N_ACTIONS
 from ..errors import UserError
 from ..game import Deal, check_count
-from ..rules import Rules
-from .observation import (CARD_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
+from .episode import deal_rules
+from .observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
                           write_rewards)
 
 
@@ -44,12 +49,9 @@ def _observation_high() -> np.ndarray:
     fields, 127 (int8) for the counts."""
     high = np.ones(OBSERVATION_LEN, np.int8)
     for f in OBSERVATION.fields:
-        if f.name in ("trick_no", "to_draw", "points", "tricks_won"):
+        if f.name in COUNT_FIELDS:
             high[f.offset:f.offset + f.size] = 127
     return high
-
-
-_COUNTS = [f.name for f in OBSERVATION.fields if f.name not in CARD_FIELDS]
 
 
 class BriscaEnv(AECEnv):
@@ -62,14 +64,7 @@ class BriscaEnv(AECEnv):
     def __init__(self, preset: str = "brisca-2", *, seed: int = 0, reward: str = "outcome",
                  render_mode: str | None = None, **options):
         super().__init__()
-        self.rules = Rules.preset(preset, **options)
-        if self.rules.chiamata:
-            raise UserError(f"preset {preset!r}: the learning environments play the trick "
-                            "games; Briscola Chiamata's auction and call are not in their "
-                            "observation")
-        if self.rules.match_kind != "deal":
-            raise UserError(f"the environment plays single deals; rule option match = "
-                            f"{self.rules.match!r} is not supported")
+        self.rules = deal_rules(preset, options)
         if reward not in REWARDS:
             raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -90,7 +85,7 @@ class BriscaEnv(AECEnv):
         act_space = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._legal_scratch = np.empty(MAX_LEGAL, np.int16)
+        self._legal_scratch = np.empty(MAX_LEGAL_ANY, np.int16)
         self.deal: Deal | None = None
         self.deal_index = -1
 

@@ -13,8 +13,9 @@ are numpy arrays, one row per deal::
 - ``obs[i]`` is what the seat to act in deal ``i`` (``env.seat[i]``) may know, laid out as
   :data:`~briscasim.envs.observation.OBSERVATION` says; ``mask[i]`` its legal actions.
 - ``rewards[i, s]`` (float32, a column per seat) is 0 except on the step that ends a deal:
-  then every seat receives its outcome (+1 win, 0 draw, -1 loss) or, with
-  ``reward="margin"``, its side's point margin; ``done[i]`` is True on that step.
+  then every seat receives its outcome (+1 win, 0 draw, -1 loss; in Briscola Chiamata its
+  game points) or, with ``reward="margin"``, its side's point margin
+  (:data:`~briscasim.envs.observation.REWARDS`); ``done[i]`` is True on that step.
 - A finished deal is replaced at once by the next one (auto-reset): the observation of a
   ``done`` row is already the first decision of the new deal. Deal ``k`` started in row
   ``i`` is deal ``i + k * num_envs`` under ``seed`` (``env.deal_index[i]``), the very deal
@@ -37,14 +38,15 @@ import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, hand_of, legal_actions, shuffled_deck, start_deal, step
-from ..engine.layout import (MAX_LEGAL, MAX_PLAYERS, N_ACTIONS, N_CARD_IDS, PHASE_OVER,
-                             PUBLIC_LEN, R_PLAYERS, S_PHASE, S_TURN, STATE_LEN)
+from ..engine.layout import (MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, N_ACTIONS, N_CARD_IDS,
+                             PHASE_OVER, PUBLIC_LEN, R_PLAYERS, S_PHASE, S_TURN, STATE_LEN)
 from ..engine.rng import (STREAM_LEN, STREAMS_PER_DEAL, below, item_key, seat_stream,
                           start_stream, stream_key, substream_key)
 from ..errors import UserError
 from ..jit import entry_point
 from ..rules import Rules
 from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
+from .episode import deal_rules
 from .observation import OBSERVATION_LEN, REWARDS, encode, write_mask, write_rewards
 
 _NO_OPPONENT = 0
@@ -168,26 +170,14 @@ class VectorEnv:
     """``num_envs`` deals of ``rules`` stepped together (the module's docstring says how).
 
     ``rules`` is a :class:`~briscasim.rules.Rules` or a preset name, with ``options`` as
-    rule overrides (``VectorEnv("brisca-2", 1024, swap_timing="after_draw")``).
+    rule overrides (``VectorEnv("brisca-2", 1024, swap_timing="after_draw")``); a preset that
+    plays a match is played deal by deal (:func:`~briscasim.envs.episode.deal_rules`).
     """
 
     def __init__(self, rules: Rules | str = "brisca-2", num_envs: int = 1024, seed: int = 0,
                  *, opponent=None, agent_seats=None, reward: str = "outcome", **options):
         from ..game import check_count
-        if isinstance(rules, str):
-            rules = Rules.preset(rules, **options)
-        elif options:
-            rules = rules.replace(**options)
-        if not isinstance(rules, Rules):
-            raise UserError(f"rules must be a preset name or a Rules value, not "
-                            f"{type(rules).__name__}")
-        if rules.chiamata:
-            raise UserError(f"rules {rules.name}: the learning environments play the trick "
-                            "games; Briscola Chiamata's auction and call are not in their "
-                            "observation")
-        if rules.match_kind != "deal":
-            raise UserError(f"a vector environment plays single deals; rule option match = "
-                            f"{rules.match!r} is not supported")
+        rules = deal_rules(rules, options)
         if reward not in REWARDS:
             raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
         self.rules = rules
@@ -227,7 +217,8 @@ class VectorEnv:
         self._states = np.zeros((N, STATE_LEN), np.int16)
         self._streams = np.zeros((N, MAX_PLAYERS + 1, STREAM_LEN), np.uint64)
         self._work16 = np.zeros(2 * N_CARD_IDS, np.int16)
-        self._legal = np.zeros((N, MAX_LEGAL), np.int16)
+        width = MAX_LEGAL_ANY if rules.chiamata else MAX_LEGAL     # the auction's pass and bids
+        self._legal = np.zeros((N, width), np.int16)
         self._n_legal = np.zeros(N, np.int64)
         self.deal_index = np.zeros(N, np.int64)
         self.seat = np.zeros(N, np.int64)
