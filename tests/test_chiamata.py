@@ -199,6 +199,49 @@ def test_without_self_call_a_caller_holding_every_card_he_could_call_calls_one_o
     assert deal.legal_codes() == ["call:Ro", "call:Rc", "call:Re", "call:Rb"]
 
 
+@pytest.mark.parametrize("options", [
+    {}, {"min_points": 75}, {"auction": "rank_only", "min_points": 70},
+    {"auction": "points_only"}, {"auction": "subito_al_due", "all_pass": "reopen_61"},
+    {"self_call": False}, {"self_call": False, "auction": "points_only"}])
+def test_the_legal_bids_and_calls_of_random_auctions_follow_the_rules(options):
+    """At every decision of random auctions the legal list is, in this order: a pass, then
+    every bid above the standing one that the auction has (ranks A..4 in the rank auctions,
+    the point contracts from min_points, only the plain two at min_points in rank_only); at
+    the call the cards of the contract's rank in the deck (any card after a points auction),
+    not the caller's own without self_call unless he holds them all."""
+    rules = Rules.preset("chiamata-5", **options)
+    low = rules.min_points
+    ranks = rules.auction in ("rank_then_points", "rank_only")
+    levels = [lv for lv in range(L.N_BID_LEVELS)
+              if (lv < L.N_RANK_BIDS and ranks)
+              or (lv >= L.N_RANK_BIDS and lv - L.N_RANK_BIDS + L.FIRST_POINT_BID >= low
+                  and (rules.auction != "rank_only"
+                       or lv - L.N_RANK_BIDS + L.FIRST_POINT_BID == low))]
+    pick = np.random.default_rng(7)
+    calls = 0
+    for i in range(60):
+        deal = Deal.from_seed(rules, 11, i)
+        while deal.phase in ("auction", "reopen", "call"):
+            legal = deal.legal_actions()
+            if deal.phase == "auction":
+                bid = int(deal.state[L.S_BID])
+                assert legal == [L.ACTION_PASS] + [L.ACTION_BID + lv for lv in levels
+                                                   if lv > bid]
+            elif deal.phase == "call":
+                calls += 1
+                level = int(deal.state[L.S_BID])
+                face = (-1 if rules.auction == "points_only" else L.BID_FACES[level]
+                        if level < L.N_RANK_BIDS else C.TWO)
+                cards = [c for c in rules.deck_ids if face < 0 or c % 12 == face]
+                hand = set(deal._hand_slots(deal.turn).tolist())
+                free = [c for c in cards if c not in hand]
+                if not rules.self_call and free:
+                    cards = free
+                assert legal == [L.ACTION_CALL + c for c in sorted(cards)]
+            deal.play(legal[int(pick.integers(len(legal)))])
+    assert calls > 20
+
+
 def test_the_caller_leads_with_first_lead_caller():
     deal = run(new_deal(Rules.preset("chiamata-5-caller-leads")), "pass", "pass", "bid:A",
                "pass", "pass", "call:Ao")

@@ -157,3 +157,48 @@ def test_greedy_beats_random_in_the_named_forms(preset, floor):
     w = out[:, L.REC_WINNER]
     score = np.where(w == side, 1.0, np.where(w == L.DRAW, 0.5, 0.0)).mean()
     assert score > floor
+
+
+# ---- the named forms: Briscola a 31 and Schembil ----------------------------------------------
+
+def _thirty_one(seat0, seat1, stock):
+    from deckbuild import new_deal
+    return new_deal(Rules.preset("briscola-2-31"), hands=[seat0, seat1], face_up="4o",
+                    stock=stock)
+
+
+def test_a_31_claims_the_target_with_a_trump_it_would_otherwise_keep():
+    deal = _thirty_one(["3c", "Rb", "5e"], ["Ac", "4b", "3o"], ["6b", "5c", "6c", "7c"])
+    deal.play("3c")
+    deal.play("Ac")       # seat 1 takes 21 points
+    deal.play("4b")
+    deal.play("Rb")       # seat 0 takes 4
+    deal.play("5e")       # an empty trick: seat 1 holds 3o 6b 7c
+    assert choice(deal) == "3o", "21 + 10 reaches 31: the deal is won"
+    assert int(deal.state[L.S_SEAT_POINTS + 1]) == 21
+
+
+def test_a_31_keeps_an_opponent_from_the_target_with_a_trump_ace():
+    deal = _thirty_one(["Ac", "Rc", "Re"], ["3c", "Cc", "Ao"], ["4b", "6b", "5b", "7c"])
+    deal.play("Ac")
+    deal.play("3c")       # seat 0 takes 21
+    deal.play("Rc")
+    deal.play("Cc")       # and 7 more: 28
+    deal.play("Re")       # 4 on the table would bring seat 0 to 32
+    assert choice(deal) == "Ao", "the trump A takes the trick the opponent would win with"
+    deal.play("6b")
+    assert deal.over and deal.outcome.winner == 0
+
+
+def test_a_schembil_captain_loads_a_trick_his_partner_signals_he_can_take():
+    from deckbuild import new_deal
+    rules = Rules.preset("schembil", match="deal")
+    hands = [["5c", "Ae", "5b"], ["6c", "4e", "6b"], ["7c", "Rc", "4b"],
+             ["Sb", "5e", "7b"], ["7e", "6e", "Cb"], ["Cc", "4c", "Se"]]
+    deal = new_deal(rules, hands=hands, face_up="4o")
+    for c in ("5c", "6c", "7c", "Sb", "7e", "Cc"):     # seat 5 takes the first trick
+        deal.play(c)
+    deal.play("4c")       # seat 5 leads; seat 2 behind the captain holds Rc, which takes it
+    assert deal.turn == 0
+    assert choice(deal) == "Ae", "the captain's partner signals a winner: load the ace"
+    assert choice(deal, "greedy:use_signals=false") == "5b"

@@ -79,6 +79,14 @@ def _callable(rules, state, card, face):
     return state[at(S_KNOWN + card)] != KNOWN_OUT and (face < 0 or card_face(rules, card) == face)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _candidates(face):
+    """The card ids a call of ``face`` may name, as ``(first, step, count)``: the four cards
+    of the rank (a card id is ``suit * 12 + face``), or every card id after a points auction
+    (``face`` -1)."""
+    return (face, 12, 4) if face >= 0 else (0, 1, N_CARD_IDS)
+
+
 @njit(cache=True, _nrt=False)
 def may_call(rules, state, card):
     """True if the caller may call ``card`` now (jitted): a card of the contract's rank (any
@@ -92,10 +100,35 @@ def may_call(rules, state, card):
     caller = state[S_CALLER]
     if not holds(state, caller, card):
         return True
-    for c in range(N_CARD_IDS):
+    first, step, count = _candidates(face)
+    for i in range(count):
+        c = first + step * i
         if _callable(rules, state, c, face) and not holds(state, caller, c):
             return False
     return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _legal_calls(rules, state, out):
+    """The cards the caller may call (:func:`may_call`), in card order, as call actions into
+    ``out``; return how many. Only the cards of the rank are looked at."""
+    face = called_face(rules, state)
+    first, step, count = _candidates(face)
+    caller = state[S_CALLER]
+    free = rules[R_SELF_CALL] != 0
+    k = 0
+    for i in range(count):
+        c = first + step * i
+        out[at(k)] = ACTION_CALL + c
+        k += _callable(rules, state, c, face) and (free or not holds(state, caller, c))
+    if k > 0:
+        return k
+    # he holds every card he could call: he calls one of his own
+    for i in range(count):
+        c = first + step * i
+        out[at(k)] = ACTION_CALL + c
+        k += _callable(rules, state, c, face)
+    return k
 
 
 @njit(cache=True, _nrt=False)
@@ -103,24 +136,30 @@ def legal_auction_actions(rules, state, out):
     """The legal actions of a Chiamata phase before the play into ``out``; return how many
     (jitted): in the auction a pass, then every bid above the standing one; at the reopen
     question a pass (decline) or the bid of ``min_points``; at the call every card that may
-    be called."""
+    be called.
+
+    The bids above the standing one are at most two runs of consecutive levels (the ranks
+    still open, then the point contracts from ``min_points``: :func:`bid_exists`), written
+    without a test per level."""
     phase = state[S_PHASE]
     if phase == PHASE_CALL:
-        k = 0
-        for c in range(N_CARD_IDS):
-            if may_call(rules, state, c):
-                out[k] = ACTION_CALL + c
-                k += 1
-        return k
+        return _legal_calls(rules, state, out)
     out[0] = ACTION_PASS
+    lowest = point_level(rules, rules[R_MIN_POINTS])
     if phase == PHASE_REOPEN:
-        out[1] = ACTION_BID + point_level(rules, rules[R_MIN_POINTS])
+        out[1] = ACTION_BID + lowest
         return 2
+    kind = rules[R_AUCTION]
+    first = state[S_BID] + 1
     k = 1
-    for level in range(state[S_BID] + 1, N_BID_LEVELS):
-        if bid_exists(rules, level):
-            out[k] = ACTION_BID + level
+    if kind <= AUCTION_RANK_ONLY:
+        for level in range(first, N_RANK_BIDS):
+            out[at(k)] = ACTION_BID + level
             k += 1
+    top = lowest + 1 if kind == AUCTION_RANK_ONLY else N_BID_LEVELS
+    for level in range(max(first, lowest), top):
+        out[at(k)] = ACTION_BID + level
+        k += 1
     return k
 
 
@@ -219,10 +258,8 @@ def auction_step(rules, state, action, events):
         _bid(rules, state, seat, level, events)
     else:
         return -1
-    passed = 0
-    for s in range(n):
-        passed += (state[S_PASSED] >> s) & 1
-    if passed == n:
+    waiting = ((1 << n) - 1) & ~state[S_PASSED]     # the seats that have not passed
+    if waiting == 0:
         if rules[R_ALL_PASS] == ALL_PASS_REOPEN_61 and state[S_REOPENED] == 0:
             state[S_REOPENED] = 1
             state[S_PHASE] = PHASE_REOPEN
@@ -230,7 +267,7 @@ def auction_step(rules, state, action, events):
             return 0
         _throw_in(state, events)
         return seat
-    if passed == n - 1 and state[S_BIDDER] >= 0:
+    if waiting & (waiting - 1) == 0 and state[S_BIDDER] >= 0:     # one seat is left
         caller = state[S_BIDDER]
         state[S_CALLER] = caller
         state[S_PHASE] = PHASE_CALL

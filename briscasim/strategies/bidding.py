@@ -42,20 +42,34 @@ def _suit_values(rules, hand):
 
 @njit(cache=True, _nrt=False)
 def expected_points(rules, hand):
-    """The card points the seat expects its side to take as caller (module docstring)."""
-    values = _suit_values(rules, hand)
-    best = 0
-    for s in range(1, 4):
-        best = s if values[s] > values[best] else best
+    """The card points the seat expects its side to take as caller (module docstring); one
+    pass over the hand."""
+    v0 = v1 = v2 = v3 = 0       # trump values
+    n0 = n1 = n2 = n3 = 0       # cards per suit
     pts = 0
-    length = 0
     highs = 0
     for i in range(hand.shape[0]):
         c = hand[i]
-        pts += card_points(rules, c)
-        length += card_suit(rules, c) == best
+        s = card_suit(rules, c)
+        p = card_points(rules, c)
+        pts += p
         face = card_face(rules, c)
         highs += (face == _A) | (face == _THREE)
+        n0 += s == 0
+        n1 += s == 1
+        n2 += s == 2
+        n3 += s == 3
+        v0 += 4 + p if s == 0 else 0
+        v1 += 4 + p if s == 1 else 0
+        v2 += 4 + p if s == 2 else 0
+        v3 += 4 + p if s == 3 else 0
+    # the best suit: the first of highest trump value
+    best, length = v0, n0
+    length = n1 if v1 > best else length
+    best = v1 if v1 > best else best
+    length = n2 if v2 > best else length
+    best = v2 if v2 > best else best
+    length = n3 if v3 > best else length
     return pts + 5 * length + 2 * highs + 10
 
 
@@ -89,5 +103,7 @@ def contract_decision(rules, public, hand, legal):
                 return legal[i]
         elif level - N_RANK_BIDS + FIRST_POINT_BID <= expect:
             return legal[i]
+        else:
+            break       # the later point contracts ask for more
     return ACTION_PASS
 

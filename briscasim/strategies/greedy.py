@@ -17,6 +17,15 @@ breaks ties. Keep costs are counted exactly, in integer hundredths of a point
    ``high_trump_threshold`` points; never over a partner who is winning;
 4. otherwise **throws the card of least keep cost** ("sometimes it is better to lose").
 
+Signals back a load (rule 2): a partner still to play who signalled the highest trump in
+play (partner signals), or, to a captain under ``signals = "rais"`` (Schembil), a partner
+still to play whose card outside trumps takes the trick as it lies (``use_signals = false``
+ignores both). Under ``target_points`` (Briscola a 31), playing the last card of a trick it
+takes the trick with a card that brings its own captured points to the target (the deal is
+won there and then); and when an opponent winning the trick is within 11 points of the
+target with it, it takes the trick with its cheapest winning card, or else gives it a card
+that keeps him short.
+
 With ``objective = fewest`` (``brisca-reves``, or ``objective=fewest``) it mirrors this: it
 dumps its most valuable card on a trick someone else takes, and when it must take a trick it
 takes the fewest points, getting rid of its strongest card. A swap offer (when no swap
@@ -33,8 +42,9 @@ from numba import njit
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
-                             F_LARGE_HAND, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
-                             PHASE_AUCTION, R_SIGNALS, S_PHASE, SIGNALS_HONEST,
+                             F_LARGE_HAND, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
+                             PHASE_AUCTION, RAIS_WINNER, R_SIGNALS, R_TARGET_POINTS,
+                             S_PHASE, S_SEAT_POINTS, SIGNALS_RAIS,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
@@ -64,8 +74,8 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
           choices=("auto", "most", "fewest")),
     Param("swap", str, "auto", doc="answer to swap offers without a swap policy: auto is "
           "swap under most, keep under fewest", choices=("auto", "swap", "keep")),
-    Param("use_signals", bool, True, doc="use the partner signals (false: play as if none "
-          "were given, to measure what they are worth)"),
+    Param("use_signals", bool, True, doc="use the partner signals and a rais captain's "
+          "information (false: play as if none were given, to measure what they are worth)"),
 ), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
    "the trump A and 3")
 
@@ -105,15 +115,8 @@ def _three(legal):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _eight(legal):
-    """The legal cards (at most eight: larger hands) as :func:`_three` gives three."""
-    return (np.int64(legal[0]), _card_at(legal, 1), _card_at(legal, 2), _card_at(legal, 3),
-            _card_at(legal, 4), _card_at(legal, 5), _card_at(legal, 6), _card_at(legal, 7))
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _cheapest(rules, cards, trump, trump_keep):
-    """The card of ``cards`` (:func:`_three`, :func:`_eight`) with the least keep cost (the
+    """The card of ``cards`` (:func:`_three`, or the legal list) with the least keep cost (the
     first)."""
     best = cards[0]
     best_cost = _keep_cost(rules, best, trump, trump_keep)
@@ -165,6 +168,8 @@ def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     for j in range(1 if (suit == trump) | (trump == NO_TRUMP) else 2):
         first = 12 * (suit if j == 0 else trump)
         for c in range(first, first + 12):
+            if not beats(rules, c, winner_card, trump):
+                continue            # tested first: the cheapest test that rules a card out
             where = V.where(public, c)
             if where == KNOWN_UNSEEN:
                 if (own >> c) & 1 != 0:
@@ -176,8 +181,7 @@ def _threatened(rules, public, hand, seat, pos, winner_card, mates):
                     continue        # not an opponent still to play
             else:
                 continue            # played, face up or out of the deal
-            if beats(rules, c, winner_card, trump):
-                return True
+            return True
     return False
 
 
@@ -210,10 +214,30 @@ def _partner_holds_top_trump(rules, public, hand, seat, signals, pos):
     return False
 
 
+@njit(cache=True, _nrt=False)   # out of line: only games with signals play it
+def _partner_backs(rules, public, hand, seat, signals, pos):
+    """True if a partner still to play in this trick will take it, as far as the signals
+    tell: he signalled the highest trump still in play (partner signals), or, to a captain
+    under ``signals = rais``, a card outside trumps that takes the trick as it lies."""
+    if rules[R_SIGNALS] != SIGNALS_RAIS:
+        return _partner_holds_top_trump(rules, public, hand, seat, signals, pos)
+    n = V.players(rules)
+    side = V.side_of(rules, seat)
+    shift = 0
+    for k in range(1, n):
+        p = seat_after(seat, k, n)
+        if V.side_of(rules, p) != side:
+            continue
+        if (signals >> shift) & RAIS_WINNER != 0:
+            return True
+        shift += 8
+    return False
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _play_most(rules, public, hand, cards, seat, signals, params, features):
-    """The decision under ``objective = most`` among ``cards`` (:func:`_three` or
-    :func:`_eight` of the legal cards); ``features`` as :func:`greedy_strategy`'s."""
+    """The decision under ``objective = most`` among ``cards`` (:func:`_three` of the legal
+    cards, or the legal list itself); ``features`` as :func:`greedy_strategy`'s."""
     n = V.players(rules)
     trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
@@ -230,7 +254,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
         table += card_points(rules, V.trick_card(public, i))
     last = pos == n - 1
     backed = (not last and signals != 0
-              and _partner_holds_top_trump(rules, public, hand, seat, signals, pos))
+              and _partner_backs(rules, public, hand, seat, signals, pos))
     # One pass over the legal cards finds both candidates (selects rather than branches
     # where the outcome is as random as the deal):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
@@ -339,17 +363,67 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng,
         return ACTION_SWAP if answer == ANSWER_SWAP else ACTION_KEEP
     if features & F_FEWEST and fewest:
         return _play_fewest(rules, public, legal, seat)
-    if params[P_USE_SIGNALS] == 0 or rules[R_SIGNALS] != SIGNALS_HONEST:
-        signals = 0     # greedy reads the partner signals only (not a captain's information)
+    if features & F_TARGET and rules[R_TARGET_POINTS] != 0:
+        card = _race(rules, public, hand, legal, seat, params)
+        if card != NO_CARD:
+            return card
+    if params[P_USE_SIGNALS] == 0:
+        signals = 0     # play as if no signals were given
     # the loops of a hand of three have a trip count of three: larger hands take another copy
     if not features & F_LARGE_HAND or legal.shape[0] <= 3:
         return _play_most(rules, public, hand, _three(legal), seat, signals, params, features)
     return _play_most_of_eight(rules, public, hand, legal, seat, signals, params)
 
 
+@njit(cache=True, _nrt=False)   # out of line: only games with target_points play it
+def _race(rules, public, hand, legal, seat, params):
+    """Under ``target_points``, the last card of a trick: take the trick with a card that
+    brings the seat's own points to the target (the deal is won there and then); else, when
+    an opponent winning the trick is within 11 points (an ace) of the target with it, take it
+    with the cheapest card that can, or give it the cheapest card that keeps him short;
+    ``NO_CARD`` when neither applies (the usual decision follows)."""
+    n = V.players(rules)
+    pos = V.trick_size(public)
+    if pos != n - 1:
+        return NO_CARD
+    trump = V.trump(public)
+    target = rules[R_TARGET_POINTS]
+    trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
+    wi = trick_winner_index(rules, public)
+    best = V.trick_card(public, wi)
+    winner = seat_after(V.trick_leader(public), wi, n)
+    table = V.trick_points(rules, public)
+    own = public[S_SEAT_POINTS + seat]
+    threat = (V.known_mates(rules, public, hand, seat) >> winner) & 1 == 0
+    threat &= public[S_SEAT_POINTS + winner] + table >= target - 11
+    take = NO_CARD
+    take_cost = 0
+    short = NO_CARD
+    short_cost = 0
+    for i in range(legal.shape[0]):
+        c = legal[i]
+        pts = card_points(rules, c)
+        cost = _keep_cost(rules, c, trump, trump_keep)
+        if beats(rules, c, best, trump):
+            if own + table + pts >= target:
+                return c                    # the target: the deal is won
+            if take == NO_CARD or cost < take_cost:
+                take, take_cost = c, cost
+        elif public[S_SEAT_POINTS + winner] + table + pts < target and (
+                short == NO_CARD or cost < short_cost):
+            short, short_cost = c, cost
+    if not threat:
+        return NO_CARD
+    if take != NO_CARD:
+        return take
+    return short
+
+
 @njit(cache=True, _nrt=False)
 def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
-    """:func:`_play_most` among more than three legal cards (out of line: only games with
-    larger hands play it, and every kernel that inlines greedy shares this one copy)."""
-    return _play_most(rules, public, hand, _eight(legal), seat, signals, params,
-                      EVERY_FEATURE)
+    """:func:`_play_most` among more than three legal cards, looping over the legal list
+    itself (out of line: only games with larger hands play it, and every kernel that inlines
+    greedy shares this one copy). The loops run once per legal card, not over eight slots
+    padded with ``NO_CARD`` as :func:`_three` pads three: a padded entry is never chosen, so
+    the decisions are the same."""
+    return _play_most(rules, public, hand, legal, seat, signals, params, EVERY_FEATURE)
