@@ -10,6 +10,7 @@ mends two costs of numba's IR inliner: a quadratic copy (:func:`_fix_inliner`) a
 translation of an inlined function afresh at every call site (:func:`_share_inlined_ir`).
 """
 import copy
+import hashlib
 import inspect
 import os
 import sys
@@ -19,7 +20,10 @@ import time
 import warnings
 
 from numba.core import inline_closurecall, types
+from numba.core.caching import FunctionCache
+from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.serialize import dumps
 
 # The lineups' function slots are numba's first-class function types, which it still calls
 # experimental; they are tested here (tests/test_jit.py), and the warning told users nothing.
@@ -120,6 +124,42 @@ def _share_inlined_ir() -> bool:
 INLINED_IR_SHARED = _share_inlined_ir()
 """True if :func:`_share_inlined_ir` applies to the installed numba."""
 
+def _fingerprint(value) -> bytes:
+    """What a closure variable is, in the same bytes in every process: a jitted function by
+    its module, name, bytecode and own closure variables; a tuple item by item; anything
+    else (numbers, flags) pickled."""
+    if isinstance(value, Dispatcher):
+        f = value.py_func
+        return b"|".join((f.__module__.encode(), f.__qualname__.encode(), f.__code__.co_code,
+                          _closure_fingerprint(f)))
+    if isinstance(value, tuple):
+        return b"(" + b",".join(_fingerprint(v) for v in value) + b")"
+    return dumps(value)
+
+
+def _closure_fingerprint(f) -> bytes:
+    return b"" if f.__closure__ is None else _fingerprint(
+        tuple(c.cell_contents for c in f.__closure__))
+
+
+class ClosureCache(FunctionCache):
+    """numba's cache for a kernel built by a factory (a closure over the lineup shape, the
+    rule features and the jitted functions they select), keyed by :func:`_fingerprint` of
+    its closure variables.
+
+    numba keys a closure's cache entry by its pickled closure variables, and a jitted
+    function pickles with an id drawn afresh in each process: a kernel holding one never
+    found its entry again and compiled on every run. The variables here are the factory's
+    arguments and functions of them, and the cache folder is keyed by the package's sources
+    (:data:`briscasim.SOURCE_DIGEST`), so the fingerprint names the kernel fully."""
+
+    def _index_key(self, sig, codegen):
+        f = self._py_func
+        digest = [hashlib.sha256(b).hexdigest() for b in (f.__code__.co_code,
+                                                          _closure_fingerprint(f))]
+        return sig, codegen.magic_tuple(), tuple(digest)
+
+
 _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here
 _SLOTS = {}         # FunctionSlot of each kernel, by id
@@ -158,6 +198,9 @@ def compiled(kernel, signature):
         with _LOCK:             # threads of one simulation may ask at the same time
             if id(kernel) not in _READY:
                 start = time.perf_counter()
+                if (kernel.py_func.__closure__ is not None
+                        and isinstance(kernel._cache, FunctionCache)):
+                    kernel._cache = ClosureCache(kernel.py_func)
                 if not _cached(kernel):
                     _notice()
                 timer = threading.Timer(NOTICE_AFTER, _notice)

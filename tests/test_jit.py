@@ -130,3 +130,28 @@ def test_a_kernel_without_a_needed_feature_is_refused():
         Rules.preset("brisca-2"), "random")) == F_BLACK_HAND
     greedy_fewest = Lineup.build(Rules.preset("brisca-2"), "greedy:objective=fewest")
     assert needed_features(Rules.preset("brisca-2"), greedy_fewest) == F_FEWEST
+
+
+_CACHE_PROBE = """
+from briscasim import batch, simulate
+from briscasim.rules import Rules
+from briscasim.strategies.dispatch import HAS_RANDOM
+simulate.simulate(Rules.preset("brisca-2"), "random", deals=10, seed=1, workers=1)
+print(sum(batch.kernel("deal", HAS_RANDOM, 0).stats.cache_hits.values()))
+"""
+
+
+@pytest.mark.slow     # compiles a kernel in a fresh cache on purpose
+def test_a_second_process_loads_the_kernel_from_the_cache(tmp_path):
+    """A kernel is a closure over jitted functions, which numba's own cache key pickles with
+    an id of the process: it would compile on every run. jit.ClosureCache keys it by what
+    the closure holds, so the second process finds it."""
+    import os
+    env = dict(os.environ, BRISCASIM_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    runs = [subprocess.run([sys.executable, "-c", _CACHE_PROBE], capture_output=True,
+                           text=True, check=True, env=env) for _ in range(2)]
+    assert "compiling the engine" in runs[0].stderr
+    assert runs[0].stdout.split() == ["0"]
+    assert "compiling the engine" not in runs[1].stderr
+    assert runs[1].stdout.split() == ["1"]
