@@ -84,6 +84,7 @@ def needed_features(rules: Rules, lineup: Lineup) -> int:
     f |= L.F_BLACK_HAND if r[L.R_BLACK_HAND] != 0 else 0
     f |= L.F_RAIS if r[L.R_SIGNALS] == L.SIGNALS_RAIS else 0
     f |= L.F_LARGE_HAND if r[L.R_HAND_SIZE] > 3 else 0
+    f |= L.F_SIGNALS if r[L.R_SIGNALS] != 0 else 0
     fewest = r[L.R_OBJECTIVE] == L.OBJECTIVE_FEWEST or any(
         s.kinds[0] == KIND_GREEDY and s.params[0, P_OBJECTIVE] == OBJ_FEWEST
         for s in lineup.strategies)

@@ -23,13 +23,14 @@ print(dispatch.EVERY_SHAPE)
 
 @pytest.mark.slow     # compiles kernels in a fresh process on purpose
 def test_kernels_compile_on_first_use_only():
+    from briscasim.engine.layout import EVERY_FEATURE
     out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     # random deals: the deal kernel for random lineups alone
-    assert out[0] == "[('deal', 1, 255)] 0"
+    assert out[0] == f"[('deal', 1, {EVERY_FEATURE})] 0"
     # lineups of other shapes share the kernel of every shape, with one search slot for
     # every search strategy
-    assert out[1] == f"[('deal', 1, 255), ('deal', {out[2]}, 255)] 1"
+    assert out[1] == (f"[('deal', 1, {EVERY_FEATURE}), ('deal', {out[2]}, {EVERY_FEATURE})] 1")
 
 
 def test_function_slots_play_as_the_dispatchers_they_hold():
@@ -99,19 +100,22 @@ def test_a_run_compiles_only_the_rule_features_it_plays():
     assert out[0] == f"[('deal', {EVERY_SHAPE}, 0)] 0"
 
 
-@pytest.mark.slow     # compiles the kernel without rare features
-@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs"])
-def test_the_kernel_of_fewer_features_plays_the_same_deals(preset):
+@pytest.mark.slow     # compiles the kernels of fewer features
+@pytest.mark.parametrize("preset, features", [("brisca-2", 0), ("brisca-4-pairs", 0),
+                                              ("brisca-4-pairs-signals", "F_SIGNALS")])
+def test_the_kernel_of_fewer_features_plays_the_same_deals(preset, features):
     import numpy as np
 
+    from briscasim.engine import layout
     from briscasim.engine.layout import EVERY_FEATURE
     from briscasim.rules import Rules
     from briscasim.simulate import Lineup, needed_features, play_chunk
 
     rules = Rules.preset(preset)
     lineup = Lineup.build(rules, ["greedy+hold:stock=4", "random"] * (rules.players // 2))
-    assert needed_features(rules, lineup) == 0
-    narrow = play_chunk(rules, lineup, 5, 0, 400, rotations=2, features=0)
+    features = getattr(layout, features) if features else 0
+    assert needed_features(rules, lineup) == features
+    narrow = play_chunk(rules, lineup, 5, 0, 400, rotations=2, features=features)
     every = play_chunk(rules, lineup, 5, 0, 400, rotations=2, features=EVERY_FEATURE)
     assert np.array_equal(narrow, every)
 

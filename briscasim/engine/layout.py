@@ -155,7 +155,8 @@ F_BLACK_HAND = 16   # black_hand
 F_RAIS = 32         # signals = rais
 F_FEWEST = 64       # play for the fewest points (objective = fewest, or a strategy's own)
 F_LARGE_HAND = 128  # hands of more than three cards
-EVERY_FEATURE = 255
+F_SIGNALS = 256     # partner signals (honest or rais)
+EVERY_FEATURE = 511
 
 # ---- deal state (int16) --------------------------------------------------------------------
 STATE = Block("deal state", "int16")

@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, hand_of, legal_view, signals
-from ..engine.layout import (EVERY_FEATURE, F_AUCTION, MAX_LEGAL_ANY, MAX_PLAYERS, NO_CARD,
-                             PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_PHASE)
+from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_SIGNALS, MAX_LEGAL_ANY,
+                             MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
@@ -189,7 +189,9 @@ def decider(shape: int, features: int = EVERY_FEATURE):
     @njit(cache=True, _nrt=False, inline="always")
     def decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
                     seat, entry, rng):
-        sig = signals(rules, state, seat, features) if rules[R_SIGNALS] != 0 else 0
+        sig = np.int64(0)
+        if features & F_SIGNALS and rules[R_SIGNALS] != 0:
+            sig = signals(rules, state, seat, features)
         e = at(entry)
         if swap_policy:
             if state[S_PHASE] == PHASE_SWAP and kinds[e, 1] != SWAP_BY_PLAY:

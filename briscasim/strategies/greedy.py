@@ -42,7 +42,7 @@ from numba import njit
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
-                             F_LARGE_HAND, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
+                             F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              PHASE_AUCTION, RAIS_WINNER, R_SIGNALS, R_TARGET_POINTS,
                              S_PHASE, S_SEAT_POINTS, SIGNALS_RAIS,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
@@ -253,8 +253,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     for i in range(pos):
         table += card_points(rules, V.trick_card(public, i))
     last = pos == n - 1
-    backed = (not last and signals != 0
-              and _partner_backs(rules, public, hand, seat, signals, pos))
+    backed = False
+    if features & F_SIGNALS and not last and signals != 0:
+        backed = _partner_backs(rules, public, hand, seat, signals, pos)
     # One pass over the legal cards finds both candidates (selects rather than branches
     # where the outcome is as random as the deal):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
