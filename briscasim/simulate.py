@@ -25,7 +25,7 @@ from .stats import mean_interval, mean_sd, wilson_interval
 from .jit import compile_seconds
 from .limits import deals_error
 from .strategies.api import KIND_GREEDY, KIND_USER, N_PARAMS
-from .strategies.dispatch import entry_functions, kernel_shape, search_function
+from .strategies.dispatch import entry_functions, kernel_shape, lineup_shape, search_function
 from .strategies.greedy import OBJ_FEWEST, P_OBJECTIVE
 from .strategies.registry import Strategy, StrategyError, resolve
 
@@ -70,6 +70,13 @@ class Lineup:
         (:func:`~briscasim.strategies.dispatch.kernel_shape`)."""
         return kernel_shape([s.kinds for s in self.strategies])
 
+    @property
+    def own_shape(self) -> int:
+        """The strategy kinds this lineup holds (``HAS_*`` bits,
+        :func:`~briscasim.strategies.dispatch.lineup_shape`): a kernel of any shape that
+        holds them plays it."""
+        return lineup_shape([s.kinds for s in self.strategies])
+
 
 def needed_features(rules: Rules, lineup: Lineup) -> int:
     """The rule features (``F_*`` of :mod:`briscasim.engine.layout`) whose code a batch kernel
@@ -98,16 +105,18 @@ def record_len(rules: Rules) -> int:
 
 
 def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
-               rotations: int = 1, work=None, features: int = L.EVERY_FEATURE) -> np.ndarray:
+               rotations: int = 1, work=None, features: int = L.EVERY_FEATURE,
+               shape: int | None = None) -> np.ndarray:
     """Play deals (or matches) ``first .. first + count - 1`` and return their records.
 
     With ``rotations = n`` every deal is replayed with the lineup rotated ``r = 0..n-1``
     seats (duplicate play: same cards). Results depend only on ``(rules, lineup, seed,
     deal index)``, never on how deals are split into chunks or threads. A lineup holding a
     prototype (pure-Python) strategy is played by a slow Python loop instead of the kernels.
-    ``features`` chooses the kernel: the rule features (``F_*``) its code holds, at least
-    :func:`needed_features`; a run of many cells passes what all of them need, so that one
-    kernel plays them all.
+    ``features`` and ``shape`` choose the kernel: the rule features (``F_*``) and the strategy
+    kinds (``HAS_*``, by default :attr:`Lineup.shape`) its code holds, at least
+    :func:`needed_features` and :attr:`Lineup.own_shape`; a run of many cells passes what all
+    of them need, so that one kernel plays them all.
     """
     if any(s.python_fn is not None for s in lineup.strategies):
         from .strategies.prototype import play_prototype_chunk
@@ -119,7 +128,10 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     if missing:
         raise ValueError(f"a kernel of rule features {features:#x} cannot play "
                          f"{rules.name} with {lineup.labels}: it lacks {missing:#x}")
-    kernel = batch.kernel(rules.match_kind, lineup.shape, features)
+    shape = lineup.shape if shape is None else shape
+    if lineup.own_shape & ~shape:
+        raise ValueError(f"a kernel of shape {shape:#x} cannot play {lineup.labels}")
+    kernel = batch.kernel(rules.match_kind, shape, features)
     try:
         bad = kernel(*lineup.arrays(), r, np.uint64(seed), first, count, rotations, out, w16,
                      w64)

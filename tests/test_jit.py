@@ -134,6 +134,10 @@ def test_a_kernel_without_a_needed_feature_is_refused():
         Rules.preset("brisca-2"), "random")) == F_BLACK_HAND
     greedy_fewest = Lineup.build(Rules.preset("brisca-2"), "greedy:objective=fewest")
     assert needed_features(Rules.preset("brisca-2"), greedy_fewest) == F_FEWEST
+    # nor a kernel of strategy kinds the lineup does not fit in
+    from briscasim.strategies.dispatch import HAS_RANDOM
+    with pytest.raises(ValueError, match="cannot play"):
+        play_chunk(Rules.preset("brisca-2"), greedy_fewest, 1, 0, 1, shape=HAS_RANDOM)
 
 
 _CACHE_PROBE = """

@@ -30,7 +30,8 @@ from ..simulate import Lineup, play_chunk
 class Job:
     """One chunk: deals ``first .. first + count - 1`` of ``rules`` between ``lineup`` (a
     strategy spec per seat), each in ``rotations`` rotations, by the kernel of ``features``
-    (the rule features the whole run needs: one kernel plays every cell)."""
+    and ``shape`` (the rule features and strategy kinds of the whole run: one kernel plays
+    every cell)."""
     rules: Rules
     lineup: tuple[str, ...]
     seed: int
@@ -38,6 +39,7 @@ class Job:
     count: int
     rotations: int
     features: int = EVERY_FEATURE
+    shape: int | None = None
 
 
 @lru_cache(maxsize=128)
@@ -49,7 +51,7 @@ def lineup_of(rules: Rules, specs: tuple[str, ...]) -> Lineup:
 def play_job(job: Job) -> np.ndarray:
     """Play one chunk and return its records (``play_chunk``)."""
     return play_chunk(job.rules, lineup_of(job.rules, job.lineup), job.seed, job.first,
-                      job.count, job.rotations, features=job.features)
+                      job.count, job.rotations, features=job.features, shape=job.shape)
 
 
 class LocalExecutor:

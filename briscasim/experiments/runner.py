@@ -410,7 +410,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
     cells = [_Cell(resolved, c, resolved["target"]) for c in resolved["cells"]]
     target = resolved["target"] is not None
     rules_of = {c.id: c.rules for c in spec.cells}
-    features = _features(resolved["cells"], rules_of)
+    kernel_key = _kernel_key(resolved["cells"], rules_of)
     schema = run_schema(resolved["cells"])
 
     recorded = _recorded(out, manifest)
@@ -471,7 +471,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
     journal = open(out / JOURNAL, "a")
     try:
         while True:
-            _fill(ex, resolved, cells, rules_of, features, schema, pending, window, out,
+            _fill(ex, resolved, cells, rules_of, kernel_key, schema, pending, window, out,
                   target)
             if not pending:
                 break
@@ -540,20 +540,22 @@ def _discard(out: Path, st: _Cell, sums: dict) -> None:
         sums.pop((st.cell["id"], j), None)
 
 
-def _features(cells, rules_of) -> int:
-    """The rule features (``F_*``) the cells need together: one kernel plays them all."""
+def _kernel_key(cells, rules_of) -> tuple[int, int]:
+    """The strategy kinds (``HAS_*``) and rule features (``F_*``) the cells need together:
+    one kernel, compiled for just these, plays them all."""
     from . import executors
     from ..simulate import needed_features
-    features = 0
+    shape = features = 0
     for cell in cells:
         rules = rules_of[cell["id"]]
         seats = seat_entries(cell, 1)[0, :len(cell["seating"])]
         lineup = executors.lineup_of(rules, tuple(cell["lineup"][e] for e in seats))
+        shape |= lineup.own_shape
         features |= needed_features(rules, lineup)
-    return features
+    return shape, features
 
 
-def _fill(ex, resolved, cells, rules_of, features, schema, pending, window, out, target):
+def _fill(ex, resolved, cells, rules_of, kernel_key, schema, pending, window, out, target):
     """Submit chunks, cells in order, until ``window`` are in flight."""
     from . import executors
     for st in cells:
@@ -567,7 +569,7 @@ def _fill(ex, resolved, cells, rules_of, features, schema, pending, window, out,
             seats = seat_entries(cell, b + 1)[b, :len(cell["seating"])]
             lineup = tuple(cell["lineup"][e] for e in seats)
             job = executors.Job(rules, lineup, resolved["seed"], first, count, cell["rotations"],
-                                features)
+                                features=kernel_key[1], shape=kernel_key[0])
             finish = _Finisher(out, cell, rules.side_of, schema, j, b, first, count, target)
             pending[ex.submit(job, finish)] = (st, j)
             st.inflight.add(j)
