@@ -266,3 +266,25 @@ def test_cli_report_names_bad_analyses_in_one_line(briscola, pairs, tmp_path):
     done = _cli("report", str(pairs.path), "-o", str(tmp_path / "own"))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "own" / "regression.csv").exists()
+
+
+def test_cost_line_says_when_a_run_recorded_no_time():
+    from pathlib import Path
+
+    from briscasim.analysis.runs import cost_line
+
+    def fake(name, deals, last_run=None):
+        m = {"spec": {"name": name}, "deals": {"0": deals}}
+        if last_run:
+            m["last_run"] = last_run
+        return Run(Path(name), m)
+
+    timed = fake("a", 1000, dict(seconds=70.0, compile_seconds=10.0, workers=2))
+    assert cost_line([timed]) == (
+        "Compute: 1,000 deals in 1.0 min of wall time (`a` 1,000 deals in 60 s; compiling "
+        "the engine took 0.2 min more) on 2 worker thread(s) of a 2-core machine shared with "
+        "other jobs, so the times are rough.")
+    line = cost_line([timed, fake("b", 500)])
+    assert "nan" not in line
+    assert line == ("Compute: 1,500 deals (`a` 1,000, `b` 500); the wall time of `b` was "
+                    "not recorded.")

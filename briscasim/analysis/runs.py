@@ -139,10 +139,16 @@ def entry_won(rec: pd.DataFrame, n_seats: int, side_of, entry: int = 0) -> np.nd
 
 
 def cost_line(runs: list[Run]) -> str:
-    """What the runs cost: deals and wall time per run, and the worker threads."""
+    """What the runs cost: deals and wall time per run, and the worker threads (the deals
+    alone when a run's manifest recorded no time)."""
+    deals = sum(r.deals for r in runs)
+    untimed = [r.name for r in runs if math.isnan(r.seconds)]
+    if untimed:
+        parts = ", ".join(f"`{r.name}` {r.deals:,}" for r in runs)
+        return (f"Compute: {deals:,} deals ({parts}); the wall time of "
+                f"{', '.join(f'`{n}`' for n in untimed)} was not recorded.")
     secs = sum(r.seconds for r in runs)
     compiling = sum(r.compile_seconds for r in runs)
-    deals = sum(r.deals for r in runs)
     workers = sorted({r.workers for r in runs} - {None})
     parts = ", ".join(f"`{r.name}` {r.deals:,} deals in {r.seconds - r.compile_seconds:.0f} s"
                       for r in runs)
