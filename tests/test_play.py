@@ -22,6 +22,19 @@ def spawn(args, cwd):
                          cwd=str(cwd), env=env, encoding="utf-8", timeout=240)
 
 
+def play_out(child) -> str:
+    """Answer the first legal action (``1``) to every prompt until the program ends; check
+    it ended cleanly and return what it printed last."""
+    while True:
+        child.sendline("1")
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+    end = child.before
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in end
+    return end
+
+
 def test_a_deal_at_the_terminal_and_its_replay(tmp_path, capsys):
     child = spawn(["--preset", "brisca-2", "--strategy", "greedy", "--seed", "7",
                    "--save", "game.json"], tmp_path)
@@ -41,13 +54,7 @@ def test_a_deal_at_the_terminal_and_its_replay(tmp_path, capsys):
     child.sendline("hint")
     child.expect(PROMPT)
     assert "values:" in child.before and "score" in child.before
-    while True:
-        child.sendline("1")
-        if child.expect([PROMPT, pexpect.EOF]) == 1:
-            break
-    end = child.before
-    child.close()
-    assert child.exitstatus == 0 and "Traceback" not in end
+    end = play_out(child)
     assert "saved in game.json" in end
     log = end.split("the whole deal:")[1].split("\nsaved in")[0].strip()
     code, out, err = run(["replay", "--file", str(tmp_path / "game.json")], capsys)
@@ -117,13 +124,7 @@ def test_chiamata_bid_call_and_play_at_the_terminal_and_its_replay(tmp_path, cap
     child.expect(PROMPT)
     assert "you call 2e (two of espadas): trump espadas" in child.before
     assert "contract: bid:120 by you (target 120); called 2e (two of espadas)" in child.before
-    while True:
-        child.sendline("1")
-        if child.expect([PROMPT, pexpect.EOF]) == 1:
-            break
-    end = child.before
-    child.close()
-    assert child.exitstatus == 0 and "Traceback" not in end
+    end = play_out(child)
     assert "you fail bid:120" in end or "you make bid:120" in end
     log = end.split("the whole deal:")[1].split("\nsaved in")[0].strip()
     code, out, err = run(["replay", "--file", str(tmp_path / "game.json")], capsys)
