@@ -62,10 +62,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import hand_base, hand_of, legal_actions, signals
-from ..engine.layout import (DRAW, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_SIDES,
-                             NO_CARD,
-                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
+from ..engine.core import hand_base, hand_of, legal_actions, legal_view, signals
+from ..engine.layout import (DRAW, EVERY_FEATURE, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL,
+                             MAX_SIDES, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
                              R_AUCTION, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
                              R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_GAME_POINTS,
                              S_KNOWN, S_LEADER, S_PHASE,
@@ -207,31 +206,34 @@ class Tree(NamedTuple):
 
 
 @njit(cache=True, _nrt=False)
-def policy_move(rules, state, policy, epsilon, params, rng, legal):
+def policy_move(rules, state, policy, epsilon, params, rng, legal, features):
     """The move of the seat to act in ``state``, decided on its own view with ``policy``
     (``ROLLOUT_*``) and ``params``; a greedy decision is replaced by a random one with
-    probability ``epsilon``. ``legal`` is scratch for the legal actions (jitted)."""
+    probability ``epsilon``. ``legal`` is scratch for the legal actions (the hand itself
+    when all of it may be played, :func:`~briscasim.engine.core.legal_view`) (jitted)."""
     seat = state[S_TURN]
     public = state[:PUBLIC_LEN]
     hand = hand_of(rules, state, seat)
-    moves = legal[:legal_actions(rules, state, legal)]
-    sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
+    moves = legal_view(rules, state, seat, hand, legal, features)
+    sig = signals(rules, state, seat, features) if rules[R_SIGNALS] != 0 else 0
     if policy == ROLLOUT_GREEDY and (epsilon == 0.0 or uniform(rng) >= epsilon):
-        return greedy_strategy(rules, public, hand, moves, seat, sig, params, rng)
+        return greedy_strategy(rules, public, hand, moves, seat, sig, params, rng, features)
     return random_strategy(rules, public, hand, moves, seat, sig, params, rng)
 
 
 @njit(cache=True, _nrt=False)
-def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal):
+def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal, features):
     """Play ``state`` to the end, every seat moving by :func:`policy_move`, with
     ``own_epsilon`` for the seats of ``side`` and ``epsilon`` for the others (jitted)."""
     while state[S_PHASE] != PHASE_OVER:
         eps = own_epsilon if rules[R_SIDE + state[S_TURN]] == side else epsilon
-        play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal))
+        play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal, features),
+             features)
 
 
 @njit(cache=True, _nrt=False)
-def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal):
+def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal,
+                 features=EVERY_FEATURE):
     """Relative likelihood of ``world`` given the cards the other seats played to the current
     trick: the product over those plays of 1 if greedy, holding that seat's cards of the world
     plus the card it played, would have played it, else ``infer`` (jitted).
@@ -259,7 +261,7 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal):
         before[S_TURN] = s
         for q in range(p, world[S_TRICK_N]):
             before[S_KNOWN + world[S_TRICK + q]] = KNOWN_UNSEEN
-        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng, legal) != card:
+        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng, legal, features) != card:
             w *= infer
     return w
 
@@ -289,7 +291,7 @@ def _find_child(tree, node, a):
 
 
 @njit(cache=True, _nrt=False)
-def search(rules, public, hand, seat, sig, params, rng, ws, tree):
+def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
     ``len(tree.child)`` nodes at most); return ``(action, iterations run)`` (jitted)."""
     world, legal, path = ws.world, ws.legal, ws.path
@@ -322,7 +324,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
         if infer < 1.0 and observed > 0:
             for _ in range(_MAX_REJECTIONS):
                 w = world_weight(rules, world, seat, infer, ws.greedy_params, ws.before, rng,
-                                 ws.move_legal)
+                                 ws.move_legal, features)
                 if w >= 1.0 or uniform(rng) < w:
                     break
                 sample_world(ws.base, ws.spec, rng, world)
@@ -333,8 +335,8 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
             if others and to_move != seat:
                 # another seat moves greedily on its sampled hand: follow (or add) the child
                 a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
-                                ws.move_legal)
-                play(rules, world, a)
+                                ws.move_legal, features)
+                play(rules, world, a, features)
                 c = _find_child(tree, node, a)
                 if c < 0:
                     if n_nodes >= capacity:
@@ -345,7 +347,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
                 depth += 1
                 path[depth] = node
                 continue
-            k = legal_actions(rules, world, legal)
+            k = legal_actions(rules, world, legal, features)
             # count availability of the existing children; move untried actions to the front
             n_untried = 0
             for i in range(k):
@@ -359,7 +361,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
                     n_untried += 1
             if n_untried > 0:
                 a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
-                play(rules, world, a)
+                play(rules, world, a, features)
                 if n_nodes < capacity:
                     c = _add_child(tree, node, n_nodes, a, to_move, 1)
                     n_nodes += 1
@@ -377,12 +379,12 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
                         best_score = score
                         best = c
                 c = sibling[c]
-            play(rules, world, np.int64(action[best]))
+            play(rules, world, np.int64(action[best]), features)
             node = best
             depth += 1
             path[depth] = node
         play_out(rules, world, policy, own_eps, params[P_EPSILON], side, ws.rollout_params,
-                 rng, ws.move_legal)
+                 rng, ws.move_legal, features)
         rewards = ws.rewards
         side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
         visits[0] += 1
@@ -408,7 +410,7 @@ def _is_legal(legal, k, a):
 
 
 @njit(cache=True, _nrt=False)
-def run_search(rules, public, hand, seat, sig, params, rng):
+def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATURE):
     """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
     memory, search, give the block back; return ``(action, iterations run)`` (jitted)."""
     # one node per iteration, plus with others=greedy one per other seat's new move
@@ -455,36 +457,50 @@ def run_search(rules, public, hand, seat, sig, params, rng):
         ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
     if policy != ROLLOUT_GREEDY:
         ws.rollout_params[0] = _RANDOM_SWAP_PROB
-    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree)
+    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features)
     release(block)
     return a, it
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng):
-    """SO-ISMCTS from the seat's view; see the module docstring (jitted)."""
+def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
+                    features=EVERY_FEATURE):
+    """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
+    :mod:`~briscasim.strategies.solver`'s (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
     if params[P_EXACT_ENDGAME] != 0:
-        a = endgame_action(rules, public, hand, seat, signals, rng)
+        a = endgame_action(rules, public, hand, seat, signals, rng, features)
         if a != NO_CARD:
             return a
-    a, _ = run_search(rules, public, hand, seat, signals, params, rng)
+    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features)
     return a
 
 
-@njit(cache=True, _nrt=False)
-def _bench(rules, states, seats, params, seed, rng):
-    total = 0
-    for i in range(states.shape[0]):
-        seed_stream(rng, seed, i, 1)
-        st = states[i]
-        s = seats[i]
-        sig = signals(rules, st, s) if rules[R_SIGNALS] != 0 else 0
-        _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig, params,
-                           rng)
-        total += it
-    return total
+_BENCHES = {}
+
+
+def _bench(features):
+    """The jitted loop of :func:`measure_iterations_per_second` for rules of ``features``
+    (a constant of the searches it calls)::
+
+        bench(rules, states, seats, params, seed, rng) -> iterations run
+    """
+    if features not in _BENCHES:
+        @njit(cache=True, _nrt=False)
+        def bench(rules, states, seats, params, seed, rng):
+            total = 0
+            for i in range(states.shape[0]):
+                seed_stream(rng, seed, i, 1)
+                st = states[i]
+                s = seats[i]
+                sig = signals(rules, st, s, features) if rules[R_SIGNALS] != 0 else 0
+                _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig,
+                                   params, rng, features)
+                total += it
+            return total
+        _BENCHES[features] = bench
+    return _BENCHES[features]
 
 
 def decision_states(rules, n_deals=20, seed=0):
@@ -513,6 +529,8 @@ def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
     ``{"iterations_per_second", "ms_per_move", "moves"}``.
     """
     from ..rules import Rules
+    from ..simulate import Lineup, needed_features
+    from .dispatch import search_features
     rules = rules or Rules.preset("brisca-2")
     r = rules.to_array()
     states, seats = decision_states(rules, n_deals, seed)
@@ -523,10 +541,11 @@ def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
         params[i] = p.encode(value)
     if overrides:
         DEFINITION.param(next(iter(overrides)), "ismcts")   # raises: unknown parameter
+    bench = _bench(search_features(needed_features(rules, Lineup.build(rules, "ismcts"))))
     rng = new_stream()
-    _bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
+    bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
     t0 = time.perf_counter()
-    total = _bench(r, states, seats, params, np.uint64(seed), rng)
+    total = bench(r, states, seats, params, np.uint64(seed), rng)
     dt = time.perf_counter() - t0
     return {"iterations_per_second": total / dt, "ms_per_move": 1000 * dt / len(seats),
             "moves": len(seats)}
