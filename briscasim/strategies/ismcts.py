@@ -62,14 +62,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import hand_base, hand_of, legal_actions, signals
-from ..engine.layout import (DRAW, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_SIDES,
-                             NO_CARD,
-                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
-                             R_AUCTION, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
-                             R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_GAME_POINTS,
-                             S_KNOWN, S_LEADER, S_PHASE,
-                             S_POINTS, S_TRICK, S_TRICK_N, S_TURN, S_WINNER, STATE_LEN)
+from ..engine.core import card_face, card_suit, hand_base, hand_of, legal_actions, signals
+from ..engine.layout import (DRAW, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL,
+                             MAX_PLAYERS, MAX_SIDES, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER,
+                             PHASE_PLAY, PLAY_SEAT, PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N,
+                             R_N_SIDES, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
+                             R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
+                             S_BLACK_HAND, S_FACE_UP, S_GAME_POINTS, S_KNOWN, S_LEADER,
+                             S_PHASE, S_PLAYS, S_POINTS, S_SWAP2_CARD, S_SWAP2_SEAT,
+                             S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT, S_SWAP7_TRICK,
+                             S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN,
+                             S_WINNER, START_STATE_SLOTS, STATE_LEN)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
@@ -82,7 +85,7 @@ from .solver import copy_state, endgame_action, play, point_margin
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
- P_MARGIN_WEIGHT) = range(12)
+ P_MARGIN_WEIGHT, P_HISTORY) = range(13)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -118,6 +121,9 @@ DEFINITION = StrategyDef(
               "is then that of the other sides)"),
         Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
               "margin reward mixed into it (0 = win / draw / loss only)"),
+        Param("history", int, 0, 0, 24, "with infer < 1, the completed tricks before the "
+              "current one whose plays by the other seats the inference also reads (0 = the "
+              "current trick only)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -131,6 +137,16 @@ _GREEDY_DEFAULTS = tuple(
 _RANDOM_SWAP_PROB = 0.5   # random play-outs accept a swap offer half the time
 
 _MAX_REJECTIONS = 64      # worlds drawn at most per iteration by the inference
+_MAX_OBS = 32             # plays the inference reads at most (the latest first)
+_MAX_SINCE = 25           # a seat's plays from the first trick read on (history <= 24)
+# the fields of an observed play (Workspace.obs, _OBS_LEN int64 each)
+O_SEAT, O_CARD, O_TRICK = 0, 1, 2
+_OBS_LEN = 3
+# Workspace.infer_info: observed plays, the first trick read, draw rounds so far, and per
+# seat the number of its plays from the first trick read on
+I_N_OBS, I_FIRST, I_ROUNDS, I_N_SINCE = 0, 1, 2, 3
+_INFO_LEN = 3 + MAX_PLAYERS
+_CARRIED = MAX_HAND + _MAX_SINCE   # per seat: its hand slots, then those plays
 _MAX_PATH = 128           # actions in one deal (cards and swap answers) stay below this
 
 
@@ -193,6 +209,11 @@ class Workspace(NamedTuple):
     rollout_params: np.ndarray  # float64: parameters of the play-out policy
     greedy_params: np.ndarray   # float64: greedy's defaults (opponent model, inference)
     path: np.ndarray            # int32: the nodes visited by an iteration
+    obs: np.ndarray             # int64: the plays the inference reads (O_* fields each)
+    obs_public: np.ndarray      # int16: the public state rewound to each of them
+    infer_info: np.ndarray      # int64: I_* (how many plays, the first trick, draw rounds)
+    since: np.ndarray           # int64: per seat, its plays from the first trick read on
+    arrival: np.ndarray         # int16: per seat, when each card it held since came
 
 
 class Tree(NamedTuple):
@@ -230,37 +251,221 @@ def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, lega
         play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal))
 
 
-@njit(cache=True, _nrt=False)
-def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal):
-    """Relative likelihood of ``world`` given the cards the other seats played to the current
-    trick: the product over those plays of 1 if greedy, holding that seat's cards of the world
-    plus the card it played, would have played it, else ``infer`` (jitted).
+@njit(cache=True, _nrt=False, inline="always")
+def _history_readable(rules):
+    """True if greedy's decisions in past tricks can be replayed from the order of play: it
+    then reads only the trick, the cards known, the cards left to draw and its hand (no
+    auction, race to a target, partner signals or cards shown)."""
+    return (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0) & (
+        rules[R_SIGNALS] == 0) & (rules[R_OPEN_HANDS] == 0) & (rules[R_STOCK_TOP_VISIBLE] == 0)
 
-    ``before`` receives each play's position: the card back in the hand, the trick cut
-    before it, and the cards played from then on unseen again (a card publicly known to be in
-    a hand before it was played is not told apart).
-    """
+
+@njit(cache=True, _nrt=False)
+def prepare_inference(rules, public, seat, history, ws):
+    """List the other seats' plays the inference reads, the latest first (at most
+    ``_MAX_OBS``): those of the current trick and, with ``history`` > 0, of as many completed
+    tricks before it (none from before a swap, nor when :func:`_history_readable` fails).
+    For each, the public state is rewound to just before it: the trick cut there, the cards
+    played since unseen again, the face-up card back on the table if it was drawn since, the
+    cards left to draw. Writes ``ws.obs``, ``ws.obs_public``, ``ws.infer_info`` and, per
+    seat, its plays from the first trick read on (card and trick) into ``ws.since``; returns
+    the number of plays listed (jitted)."""
     n = rules[R_PLAYERS]
-    leader = world[S_LEADER]
-    w = 1.0
-    for p in range(world[S_TRICK_N]):
-        s = leader + p
-        s -= n if s >= n else 0
-        if s == seat:
-            continue
-        copy_state(before, world)
-        card = world[S_TRICK + p]
-        h = hand_base(s)
-        for i in range(MAX_HAND):
-            if before[h + i] == NO_CARD:
-                before[h + i] = card
+    trick_no = public[S_TRICK_NO]
+    current = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
+    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
+    rounds = (start[S_TO_DRAW] - public[S_TO_DRAW]) // n   # after tricks 0 .. rounds - 1
+    first = trick_no
+    if history > 0 and _history_readable(rules):
+        first = max(trick_no - history, public[S_SWAP7_TRICK], public[S_SWAP2_TRICK], 0)
+        for t in range(trick_no - 1, first - 1, -1):
+            if public[S_PLAYS + t * n + n - 1] == NO_CARD:   # not logged (a built position)
+                first = t + 1
                 break
-        before[S_TRICK_N] = p
-        before[S_TURN] = s
-        for q in range(p, world[S_TRICK_N]):
-            before[S_KNOWN + world[S_TRICK + q]] = KNOWN_UNSEEN
-        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng, legal) != card:
+    face_up = public[S_FACE_UP]
+    info = ws.infer_info
+    info[I_FIRST] = first
+    info[I_ROUNDS] = rounds
+    for x in range(n):
+        info[I_N_SINCE + x] = 0
+    k = 0
+    for i in range(trick_no * n + current - 1, first * n - 1, -1):
+        t = i // n
+        p = i - t * n
+        x, card = _play(public, i, trick_no, n)
+        if x == seat:
+            continue
+        j = x * _MAX_SINCE * 2 + info[I_N_SINCE + x] * 2
+        ws.since[j] = card
+        ws.since[j + 1] = t
+        info[I_N_SINCE + x] += 1
+        if k == _MAX_OBS:
+            continue
+        pub = ws.obs_public[k * PUBLIC_LEN:(k + 1) * PUBLIC_LEN]
+        for j in range(PUBLIC_LEN):
+            pub[j] = public[j]
+        pub[S_PHASE] = PHASE_PLAY
+        pub[S_TRICK_NO] = t
+        pub[S_TRICK_N] = p
+        pub[S_TURN] = x
+        pub[S_TO_DRAW] = start[S_TO_DRAW] - n * min(t, rounds)
+        pub[S_LEADER] = _play(public, t * n, trick_no, n)[0]
+        for j in range(MAX_PLAYERS):
+            pub[S_TRICK + j] = _play(public, t * n + j, trick_no, n)[1] if j < p else NO_CARD
+        for j in range(i, trick_no * n + current):
+            # played since: unseen then, unless known to be in its player's hand (a card
+            # taken by a swap, the face-up card once drawn)
+            y, d = _play(public, j, trick_no, n)
+            pub[S_KNOWN + d] = y if _taken(public, d) | (d == face_up) else KNOWN_UNSEEN
+        if face_up >= 0 and t < rounds and public[S_KNOWN + face_up] != KNOWN_FACE_UP:
+            pub[S_KNOWN + face_up] = KNOWN_FACE_UP    # drawn in the last round, after t
+        o = k * _OBS_LEN
+        ws.obs[o + O_SEAT] = x
+        ws.obs[o + O_CARD] = card
+        ws.obs[o + O_TRICK] = t
+        k += 1
+    info[I_N_OBS] = k
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _taken(public, card):
+    """True if ``card`` was taken from the table by a swap."""
+    return ((card == public[S_SWAP7_CARD]) & (public[S_SWAP7_SEAT] >= 0)) | (
+        (card == public[S_SWAP2_CARD]) & (public[S_SWAP2_SEAT] >= 0))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play(public, i, trick_no, n):
+    """``(seat, card)`` of the ``i``-th card played in the deal: from the current trick once
+    ``i`` reaches it (always there, even in a position built without the order of play),
+    else from ``S_PLAYS``."""
+    if i >= trick_no * n:
+        j = i - trick_no * n
+        return np.int64((public[S_LEADER] + j) % n), np.int64(public[S_TRICK + j])
+    e = np.int64(public[S_PLAYS + i])
+    return e // PLAY_SEAT, e % PLAY_SEAT
+
+
+@njit(cache=True, _nrt=False)
+def _sample_arrivals(world, x, n_since, since, first, rounds, arrival, rng):
+    """When each card seat ``x`` has held from trick ``first`` on came into its hand: its hand
+    slots in ``world`` (``arrival[:MAX_HAND]``), then its ``n_since`` plays since (``since``:
+    card, trick). -1: held at trick ``first``; ``r``: drawn in the round after trick ``r``, one
+    card a round from ``first`` to ``rounds - 1``, each before the trick it was played to
+    (jitted).
+
+    Every order of the draws that fits is equally likely; the rounds are filled from the last
+    one back, each with a card drawn uniformly from those that fit, which draws the orders
+    uniformly (the cards that fit a round fit every earlier one). Public cards are placed:
+    the face-up card came in the last round, a card taken by a swap (before ``first``) before.
+    """
+    h = hand_base(x)
+    face_up = world[S_FACE_UP]
+    for i in range(MAX_HAND + n_since):
+        arrival[i] = -1
+    for r in range(rounds - 1, first - 1, -1):
+        m = 0
+        forced = -1
+        for i in range(MAX_HAND + n_since):
+            c, last = _carried(world, h, since, i)
+            if c == NO_CARD or arrival[i] != -1 or last <= r:
+                continue
+            if c == face_up and r == rounds - 1:
+                forced = i
+            if not _taken(world, c):    # a card taken by a swap came before
+                m += 1
+        if forced < 0:
+            if m == 0:
+                return                                 # no card fits: not this world
+            j = below(rng, m)
+            for i in range(MAX_HAND + n_since):
+                c, last = _carried(world, h, since, i)
+                if c == NO_CARD or arrival[i] != -1 or last <= r or _taken(world, c):
+                    continue
+                if j == 0:
+                    forced = i
+                    break
+                j -= 1
+        arrival[forced] = r
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _carried(world, h, since, i):
+    """``(card, trick it was played to)`` of entry ``i`` of :func:`_sample_arrivals`'s list:
+    a hand slot (never played yet: a trick past every other) or a play since."""
+    if i < MAX_HAND:
+        return np.int64(world[h + i]), np.int64(1 << 20)
+    j = (i - MAX_HAND) * 2
+    return since[j], since[j + 1]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _interchangeable(rules, state, a, b):
+    """True if greedy could have chosen card ``b`` as well as ``a`` in ``state`` but for the
+    order of its hand: both plain, of the same face, and neither of the suit led (or nothing
+    led yet), under ``objective = most``."""
+    trump = state[S_TRUMP]
+    sa = card_suit(rules, a)
+    sb = card_suit(rules, b)
+    if (card_face(rules, a) != card_face(rules, b) or sa == trump or sb == trump
+            or rules[R_OBJECTIVE] == OBJECTIVE_FEWEST):
+        return False
+    if state[S_TRICK_N] == 0:
+        return True
+    led = card_suit(rules, state[S_TRICK])
+    return (sa != led) & (sb != led)
+
+
+@njit(cache=True, _nrt=False)
+def world_weight(rules, world, infer, u, ws, rng):
+    """Relative likelihood of ``world`` given the plays :func:`prepare_inference` listed: the
+    product over them of 1 if greedy, holding what its seat held then in this world, would
+    have played that card (or one it could not tell from it but for the order of its hand),
+    else ``infer``; the product stops once it is at most ``u`` (jitted).
+
+    What the seat held at a play of an earlier trick: of its hand in the world and the cards
+    it has played since, those it already held. Which ones came in the draws since is drawn
+    by :func:`_sample_arrivals` (once per world and seat), so that a world is accepted with
+    its likelihood averaged over the orders of the draws.
+    """
+    obs, info, before, arrival = ws.obs, ws.infer_info, ws.before, ws.arrival
+    trick_no = world[S_TRICK_NO]
+    copy_state(before, world)
+    sampled = 0
+    w = 1.0
+    for k in range(info[I_N_OBS]):
+        o = k * _OBS_LEN
+        x = obs[o + O_SEAT]
+        t = obs[o + O_TRICK]
+        n_since = info[I_N_SINCE + x]
+        since = ws.since[x * _MAX_SINCE * 2:(x + 1) * _MAX_SINCE * 2]
+        carried = arrival[x * _CARRIED:(x + 1) * _CARRIED]
+        if t < trick_no and (sampled >> x) & 1 == 0:
+            _sample_arrivals(world, x, n_since, since, info[I_FIRST], info[I_ROUNDS],
+                             carried, rng)
+            sampled |= 1 << x
+        pub = ws.obs_public[k * PUBLIC_LEN:(k + 1) * PUBLIC_LEN]
+        for j in range(PUBLIC_LEN):
+            before[j] = pub[j]
+        h = hand_base(x)
+        j = 0
+        for i in range(MAX_HAND + n_since):
+            c, last = _carried(world, h, since, i)
+            if c != NO_CARD and last >= t and (t == trick_no or carried[i] < t) and (
+                    j < MAX_HAND):
+                before[h + j] = c
+                j += 1
+        for i in range(j, MAX_HAND):
+            before[h + i] = NO_CARD
+        card = obs[o + O_CARD]
+        a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal)
+        for i in range(MAX_HAND):
+            before[h + i] = world[h + i]
+        if a != card and not _interchangeable(rules, before, a, card):
             w *= infer
+            if w <= u:
+                break
     return w
 
 
@@ -305,7 +510,9 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
     infer = params[P_INFER]
     own_eps = params[P_OWN_EPSILON]
     side = rules[R_SIDE + seat]
-    observed = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
+    observed = 0
+    if infer < 1.0:
+        observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
@@ -319,11 +526,10 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
             break
         it += 1
         sample_world(ws.base, ws.spec, rng, world)
-        if infer < 1.0 and observed > 0:
+        if observed > 0:
             for _ in range(_MAX_REJECTIONS):
-                w = world_weight(rules, world, seat, infer, ws.greedy_params, ws.before, rng,
-                                 ws.move_legal)
-                if w >= 1.0 or uniform(rng) < w:
+                u = uniform(rng)
+                if world_weight(rules, world, infer, u, ws, rng) > u:
                     break
                 sample_world(ws.base, ws.spec, rng, world)
         node = 0
@@ -423,7 +629,12 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     o_rollout = o_rewards + aligned(8 * MAX_SIDES)
     o_greedy = o_rollout + aligned(8 * N_PARAMS)
     o_path = o_greedy + aligned(8 * N_PARAMS)
-    o_child = o_path + aligned(4 * _MAX_PATH)
+    o_obs = o_path + aligned(4 * _MAX_PATH)
+    o_obs_public = o_obs + aligned(8 * _MAX_OBS * _OBS_LEN)
+    o_info = o_obs_public + aligned(2 * _MAX_OBS * PUBLIC_LEN)
+    o_since = o_info + aligned(8 * _INFO_LEN)
+    o_arrival = o_since + aligned(8 * MAX_PLAYERS * _MAX_SINCE * 2)
+    o_child = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
     o_sibling = o_child + aligned(4 * cap)
     o_visits = o_sibling + aligned(4 * cap)
     o_avail = o_visits + aligned(4 * cap)
@@ -441,7 +652,12 @@ def run_search(rules, public, hand, seat, sig, params, rng):
                    view(block, o_rewards, MAX_SIDES, np.float64),
                    view(block, o_rollout, N_PARAMS, np.float64),
                    view(block, o_greedy, N_PARAMS, np.float64),
-                   view(block, o_path, _MAX_PATH, np.int32))
+                   view(block, o_path, _MAX_PATH, np.int32),
+                   view(block, o_obs, _MAX_OBS * _OBS_LEN, np.int64),
+                   view(block, o_obs_public, _MAX_OBS * PUBLIC_LEN, np.int16),
+                   view(block, o_info, _INFO_LEN, np.int64),
+                   view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
+                   view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16))
     tree = Tree(view(block, o_child, cap, np.int32),
                 view(block, o_sibling, cap, np.int32),
                 view(block, o_action, cap, np.int8),
