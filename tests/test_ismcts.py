@@ -12,8 +12,8 @@ from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.greedy import greedy_strategy
-from briscasim.strategies.sampling import SPEC_LEN
-from briscasim.strategies.solver import WIN
+from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
+from briscasim.strategies.solver import WIN, new_search
 from test_solver import _legal, _positions, _solve
 
 pytestmark = pytest.mark.slow     # ISMCTS plays whole deals with many iterations a move
@@ -35,6 +35,8 @@ def _params(iterations, **kw):
 @pytest.mark.parametrize("preset,spec", [
     ("brisca-2", "ismcts:iterations=25"),
     ("brisca-2", "ismcts:iterations=25,others=tree,rollout=random"),
+    ("brisca-2", "ismcts:iterations=25,history=2,infer=0.05,exact_stock=4,exact_worlds=5"),
+    ("brisca-3-remove2", "ismcts:iterations=25,history=3,infer=0"),
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,reward=margin"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,others=tree"),
@@ -79,10 +81,10 @@ def test_side_rewards():
 def _workspace():
     """The search's working memory in numpy arrays, greedy's parameters set."""
     sizes = ((np.int16, L.STATE_LEN), (np.int64, SPEC_LEN), (np.int16, L.STATE_LEN),
-             (np.int16, L.STATE_LEN), (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL),
+             (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL),
              (np.float64, L.MAX_SIDES), (np.float64, N_PARAMS), (np.float64, N_PARAMS),
              (np.int32, M._MAX_PATH), (np.int64, M._MAX_OBS * M._OBS_LEN),
-             (np.int16, M._MAX_OBS * L.PUBLIC_LEN), (np.int64, M._INFO_LEN),
+             (np.int16, M._MAX_OBS * L.STATE_LEN), (np.int64, M._INFO_LEN),
              (np.int64, L.MAX_PLAYERS * M._MAX_SINCE * 2),
              (np.int16, L.MAX_PLAYERS * M._CARRIED))
     ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
@@ -213,3 +215,30 @@ def test_endgame_choice_matches_the_solver(exact_endgame):
         assert outcome[list(actions).index(a)] == outcome.max()
         if exact_endgame:
             assert values[list(actions).index(a)] == values.max()
+
+
+def test_exact_stock_plays_a_best_move_over_the_worlds():
+    """With ``exact_stock``, the move played has a mean exact value over the worlds consistent
+    with the view (estimated apart, on 1000 other worlds) close to the best move's."""
+    r, positions = _positions("brisca-2", 10, 6, seed=5)
+    p = _params(1, exact_endgame=1)
+    p[M.P_EXACT_STOCK] = 4
+    p[M.P_EXACT_WORLDS] = 1000
+    base = np.zeros(L.STATE_LEN, np.int16)
+    spec = np.zeros(SPEC_LEN, np.int64)
+    world = np.zeros(L.STATE_LEN, np.int16)
+    search = new_search()
+    for k, state in enumerate(positions):
+        seat = int(state[L.S_TURN])
+        public = state[:L.PUBLIC_LEN].copy()
+        hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
+        assert 0 < public[L.S_TO_DRAW] <= 4
+        a = M.ismcts_strategy(r, public, hand, _legal(r, state), seat, 0, p, new_stream(k))
+        prepare_worlds(r, public, hand, seat, 0, base, spec)
+        rng = new_stream(1000 + k)
+        total = 0.0
+        for _ in range(1000):
+            sample_world(base, spec, rng, world)
+            _, actions, values = _solve(r, world, search=search)
+            total = total + values
+        assert total[list(actions).index(a)] / 1000 >= total.max() / 1000 - 0.05 * WIN

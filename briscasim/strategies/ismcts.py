@@ -7,11 +7,19 @@ swap answers; every action in Brisca is public, the hidden draws are folded into
 Every iteration:
 
 1. samples a world consistent with the seat's view (:mod:`briscasim.strategies.sampling`).
-   With ``infer < 1`` it then weighs the world by the cards the other seats have played to
-   the current trick: a world in which greedy, holding that seat's cards plus the card it
-   played, would have played another card is kept only with probability ``infer``
-   (rejection; at most 64 draws). Greedy is deterministic, so such a world is unlikely
-   against greedy; ``infer > 0`` keeps it possible against other opponents;
+   With ``infer < 1`` it then weighs the world by the cards the other seats have played: to
+   the current trick and, with ``history`` > 0, to as many completed tricks before it. For
+   each such play it rebuilds what the seat held then in this world (its hand now and the
+   cards it has played since, less the cards that came in the draws since: which ones did
+   is drawn at random among the orders that fit) and the public state then (the order of
+   play, ``S_PLAYS``, is public), and asks greedy what it would have played. A world in
+   which greedy would have played another card (not one it could not tell from it but for
+   the order of its hand) is kept only with probability ``infer`` per such play
+   (rejection; at most 64 draws), so a world is kept with its likelihood averaged over the
+   orders of the draws. Greedy is deterministic, so such a world is unlikely against
+   greedy; ``infer > 0`` keeps it possible against other opponents. Plays from before a
+   swap, and past tricks under rules where greedy reads more than the trick, the cards
+   known and its hand (an auction, a target, signals, cards shown), are not read;
 2. descends the tree. At the seat's own nodes it considers only the actions legal in this
    world, expands an untried one if any, else picks the child maximising
    ``mean + c * sqrt(ln(availability) / visits)``. The other seats' moves are, with
@@ -26,11 +34,16 @@ Every iteration:
 4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
    point margin against the best other side scaled to [0, 1].
 
-The move played is the most visited child of the root. The tree is a set of fixed-size
-arrays (one node per iteration, plus one per other seat with ``others = greedy``), taken once
-per decision from :mod:`briscasim.strategies.scratch`. With ``time_budget = 0`` the search is
-deterministic for a seed; with a time budget it stops early when the budget is spent
-(``iterations`` is then the cap), and depends on the machine's speed. Once every card is
+The move played is the most visited child of the root. With two players, once at most
+``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
+search: ``exact_worlds`` worlds drawn as in step 1, every legal move solved to the end of the
+deal in each (:func:`~.solver.root_values`), the move of best mean value played.
+
+The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
+``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
+With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
+early when the budget is spent (``iterations`` is then the cap), and depends on the
+machine's speed. Once every card is
 known (2-player play, stock empty) and ``exact_endgame`` is on, the exact solver's move is
 played instead of searching.
 
@@ -53,7 +66,8 @@ slower) 0.707: no gain, none kept.
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
-``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``.
+``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
+``exact_stock``, ``exact_worlds``.
 """
 import math
 import time
@@ -63,16 +77,16 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import card_face, card_suit, hand_base, hand_of, legal_actions, signals
-from ..engine.layout import (DRAW, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL,
-                             MAX_PLAYERS, MAX_SIDES, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER,
+from ..engine.layout import (DRAW, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_PLAYERS,
+                             MAX_SIDES, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
                              PHASE_PLAY, PLAY_SEAT, PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N,
                              R_N_SIDES, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
                              R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
-                             S_BLACK_HAND, S_FACE_UP, S_GAME_POINTS, S_KNOWN, S_LEADER,
-                             S_PHASE, S_PLAYS, S_POINTS, S_SWAP2_CARD, S_SWAP2_SEAT,
-                             S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT, S_SWAP7_TRICK,
-                             S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN,
-                             S_WINNER, START_STATE_SLOTS, STATE_LEN)
+                             START_STATE_SLOTS, STATE_LEN, S_BLACK_HAND, S_FACE_UP, S_GAME_POINTS,
+                             S_HANDS, S_KNOWN, S_LEADER, S_PHASE, S_PLAYS, S_POINTS, S_SWAP2_CARD,
+                             S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT,
+                             S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP,
+                             S_TURN, S_WINNER)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
@@ -81,11 +95,12 @@ from .params import Param, StrategyDef
 from .random import random_strategy
 from .sampling import SPEC_LEN, prepare_worlds, sample_world
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import copy_state, endgame_action, play, point_margin
+from .solver import (LEGAL_STRIDE, NO_HORIZON, endgame_action, play, point_margin,
+                     root_values, search_bytes, search_views)
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
- P_MARGIN_WEIGHT, P_HISTORY) = range(13)
+ P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS) = range(15)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -124,6 +139,11 @@ DEFINITION = StrategyDef(
         Param("history", int, 0, 0, 24, "with infer < 1, the completed tricks before the "
               "current one whose plays by the other seats the inference also reads (0 = the "
               "current trick only)"),
+        Param("exact_stock", int, -1, -1, 48, "2 players: once at most this many cards are "
+              "left to draw, solve sampled worlds exactly instead of searching the tree "
+              "(determinized exact search; -1 = never)"),
+        Param("exact_worlds", int, 40, 1, 10_000, "worlds solved per move under "
+              "exact_stock"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -202,7 +222,6 @@ class Workspace(NamedTuple):
     base: np.ndarray            # int16 state: the seat's view with unknown cards unplaced
     spec: np.ndarray            # int64: how to deal the unknown cards (sampling.SPEC_LEN)
     world: np.ndarray           # int16 state: the sampled world being played
-    before: np.ndarray          # int16 state: a world rewound to a play (inference)
     legal: np.ndarray           # int16: legal actions at a node of the seat's own
     move_legal: np.ndarray      # int16: legal actions of a policy move
     rewards: np.ndarray         # float64 per side: the play-out's rewards
@@ -210,7 +229,7 @@ class Workspace(NamedTuple):
     greedy_params: np.ndarray   # float64: greedy's defaults (opponent model, inference)
     path: np.ndarray            # int32: the nodes visited by an iteration
     obs: np.ndarray             # int64: the plays the inference reads (O_* fields each)
-    obs_public: np.ndarray      # int16: the public state rewound to each of them
+    obs_state: np.ndarray       # int16: a state rewound to each of them (STATE_LEN each)
     infer_info: np.ndarray      # int64: I_* (how many plays, the first trick, draw rounds)
     since: np.ndarray           # int64: per seat, its plays from the first trick read on
     arrival: np.ndarray         # int16: per seat, when each card it held since came
@@ -265,9 +284,11 @@ def prepare_inference(rules, public, seat, history, ws):
     """List the other seats' plays the inference reads, the latest first (at most
     ``_MAX_OBS``): those of the current trick and, with ``history`` > 0, of as many completed
     tricks before it (none from before a swap, nor when :func:`_history_readable` fails).
-    For each, the public state is rewound to just before it: the trick cut there, the cards
-    played since unseen again, the face-up card back on the table if it was drawn since, the
-    cards left to draw. Writes ``ws.obs``, ``ws.obs_public``, ``ws.infer_info`` and, per
+    For each, a state is set up whose public part is rewound to just before it (the trick cut
+    there, the cards played since unseen again, the face-up card back on the table if it was
+    drawn since, the cards left to draw) and whose hidden part is ``ws.base``'s (the hand of
+    the seat that played goes in per world). Writes ``ws.obs``, ``ws.obs_state``,
+    ``ws.infer_info`` and, per
     seat, its plays from the first trick read on (card and trick) into ``ws.since``; returns
     the number of plays listed (jitted)."""
     n = rules[R_PLAYERS]
@@ -301,9 +322,11 @@ def prepare_inference(rules, public, seat, history, ws):
         info[I_N_SINCE + x] += 1
         if k == _MAX_OBS:
             continue
-        pub = ws.obs_public[k * PUBLIC_LEN:(k + 1) * PUBLIC_LEN]
+        pub = ws.obs_state[k * STATE_LEN:(k + 1) * STATE_LEN]
         for j in range(PUBLIC_LEN):
             pub[j] = public[j]
+        for j in range(PUBLIC_LEN, STATE_LEN):
+            pub[j] = ws.base[j]
         pub[S_PHASE] = PHASE_PLAY
         pub[S_TRICK_NO] = t
         pub[S_TRICK_N] = p
@@ -429,9 +452,8 @@ def world_weight(rules, world, infer, u, ws, rng):
     by :func:`_sample_arrivals` (once per world and seat), so that a world is accepted with
     its likelihood averaged over the orders of the draws.
     """
-    obs, info, before, arrival = ws.obs, ws.infer_info, ws.before, ws.arrival
+    obs, info, arrival = ws.obs, ws.infer_info, ws.arrival
     trick_no = world[S_TRICK_NO]
-    copy_state(before, world)
     sampled = 0
     w = 1.0
     for k in range(info[I_N_OBS]):
@@ -445,9 +467,10 @@ def world_weight(rules, world, infer, u, ws, rng):
             _sample_arrivals(world, x, n_since, since, info[I_FIRST], info[I_ROUNDS],
                              carried, rng)
             sampled |= 1 << x
-        pub = ws.obs_public[k * PUBLIC_LEN:(k + 1) * PUBLIC_LEN]
-        for j in range(PUBLIC_LEN):
-            before[j] = pub[j]
+        before = ws.obs_state[k * STATE_LEN:(k + 1) * STATE_LEN]
+        if rules[R_SIGNALS] != 0:       # the partners' hands give the signals
+            for j in range(S_HANDS, S_HANDS + MAX_PLAYERS * MAX_HAND):
+                before[j] = world[j]
         h = hand_base(x)
         j = 0
         for i in range(MAX_HAND + n_since):
@@ -460,13 +483,53 @@ def world_weight(rules, world, infer, u, ws, rng):
             before[h + i] = NO_CARD
         card = obs[o + O_CARD]
         a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal)
-        for i in range(MAX_HAND):
-            before[h + i] = world[h + i]
         if a != card and not _interchangeable(rules, before, a, card):
             w *= infer
             if w <= u:
                 break
     return w
+
+
+@njit(cache=True, _nrt=False)
+def draw_world(rules, ws, infer, observed, rng):
+    """Sample ``ws.world`` from the view prepared in ``ws``; with ``observed`` plays listed by
+    :func:`prepare_inference`, accept it with its :func:`world_weight` (at most
+    ``_MAX_REJECTIONS`` draws) (jitted)."""
+    sample_world(ws.base, ws.spec, rng, ws.world)
+    if observed > 0:
+        for _ in range(_MAX_REJECTIONS):
+            u = uniform(rng)
+            if world_weight(rules, ws.world, infer, u, ws, rng) > u:
+                break
+            sample_world(ws.base, ws.spec, rng, ws.world)
+
+
+@njit(cache=True, _nrt=False)
+def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws):
+    """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
+    deal) over ``n_worlds`` worlds drawn by :func:`draw_world` (jitted)."""
+    per_action = aligned(8 * LEGAL_STRIDE)
+    block = take(search_bytes() + 3 * per_action)
+    memory = search_views(block, 0)
+    o = search_bytes()
+    actions = view(block, o, LEGAL_STRIDE, np.int64)
+    values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
+    total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
+    side = rules[R_SIDE + seat]
+    k = 0
+    for w in range(n_worlds):
+        draw_world(rules, ws, infer, observed, rng)
+        k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
+                        values)
+        for i in range(k):
+            total[i] = values[i] if w == 0 else total[i] + values[i]
+    best = 0
+    for i in range(1, k):
+        if total[i] > total[best]:
+            best = i
+    a = actions[best]
+    release(block)
+    return a
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -516,6 +579,10 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
+    if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
+            and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
+        return exact_worlds(rules, seat, np.int64(params[P_EXACT_WORLDS]), infer, observed,
+                            rng, ws), 0
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
@@ -525,13 +592,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
         if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
             break
         it += 1
-        sample_world(ws.base, ws.spec, rng, world)
-        if observed > 0:
-            for _ in range(_MAX_REJECTIONS):
-                u = uniform(rng)
-                if world_weight(rules, world, infer, u, ws, rng) > u:
-                    break
-                sample_world(ws.base, ws.spec, rng, world)
+        draw_world(rules, ws, infer, observed, rng)
         node = 0
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
@@ -621,8 +682,7 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
     cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
     o_world = aligned(2 * STATE_LEN)
-    o_before = o_world + aligned(2 * STATE_LEN)
-    o_spec = o_before + aligned(2 * STATE_LEN)
+    o_spec = o_world + aligned(2 * STATE_LEN)
     o_legal = o_spec + aligned(8 * SPEC_LEN)
     o_move_legal = o_legal + aligned(8 * MAX_LEGAL)
     o_rewards = o_move_legal + aligned(8 * MAX_LEGAL)
@@ -630,8 +690,8 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     o_greedy = o_rollout + aligned(8 * N_PARAMS)
     o_path = o_greedy + aligned(8 * N_PARAMS)
     o_obs = o_path + aligned(4 * _MAX_PATH)
-    o_obs_public = o_obs + aligned(8 * _MAX_OBS * _OBS_LEN)
-    o_info = o_obs_public + aligned(2 * _MAX_OBS * PUBLIC_LEN)
+    o_obs_state = o_obs + aligned(8 * _MAX_OBS * _OBS_LEN)
+    o_info = o_obs_state + aligned(2 * _MAX_OBS * STATE_LEN)
     o_since = o_info + aligned(8 * _INFO_LEN)
     o_arrival = o_since + aligned(8 * MAX_PLAYERS * _MAX_SINCE * 2)
     o_child = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
@@ -646,7 +706,6 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     ws = Workspace(view(block, 0, STATE_LEN, np.int16),
                    view(block, o_spec, SPEC_LEN, np.int64),
                    view(block, o_world, STATE_LEN, np.int16),
-                   view(block, o_before, STATE_LEN, np.int16),
                    view(block, o_legal, MAX_LEGAL, np.int16),
                    view(block, o_move_legal, MAX_LEGAL, np.int16),
                    view(block, o_rewards, MAX_SIDES, np.float64),
@@ -654,7 +713,7 @@ def run_search(rules, public, hand, seat, sig, params, rng):
                    view(block, o_greedy, N_PARAMS, np.float64),
                    view(block, o_path, _MAX_PATH, np.int32),
                    view(block, o_obs, _MAX_OBS * _OBS_LEN, np.int64),
-                   view(block, o_obs_public, _MAX_OBS * PUBLIC_LEN, np.int16),
+                   view(block, o_obs_state, _MAX_OBS * STATE_LEN, np.int16),
                    view(block, o_info, _INFO_LEN, np.int64),
                    view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
                    view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16))
