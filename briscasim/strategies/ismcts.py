@@ -57,12 +57,18 @@ deals). A progressive bias towards greedy's move did not help, nor did a point-m
 once the stock is empty (0.64, half the speed). What helped: random decisions in the
 play-outs only for the other sides (``own_epsilon = 0``: 0.69 / 0.94 on 1000 deals), and the
 inference on the current trick (``infer``; 0.2: 0.71 / 0.94 on 1000 deals). The defaults
-(``own_epsilon = 0``, ``infer = 0.3``), 2000 deals: seed 1 0.698 [0.684, 0.712] / 0.941
+then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698 [0.684, 0.712] / 0.941
 [0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924, 0.939]; about 670,000
 iterations per second (``scripts/strength.py --speed``).
 Later, on the first 1000 deals of seed 1 against greedy (defaults 0.706): ``margin_weight =
 0.2`` 0.702, ``epsilon = 0.3`` 0.696, play-outs by ``expert`` (its rules and exact endgame;
-slower) 0.707: no gain, none kept.
+slower) 0.707: no gain, none kept. Told the opponent's hand (a bound, not a player) the same
+search scored 0.904, so the inference was widened to past tricks: ``history = 2`` 0.733,
+with ``infer = 0.05`` 0.742, ``infer = 0`` 0.751, and adding ``exact_stock = 4`` 0.718 (the
+exact search assumes a perfect opponent). The defaults since (``history = 2``, ``infer =
+0.05``), 2000 deals of seed 2: @GREEDY@ against greedy, @RANDOM@ against random; about 4.3x
+fewer iterations per second than before (66,000 - 77,000 against 286,000 - 344,000 in one
+process on a loaded machine; docs/performance.md).
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
@@ -128,15 +134,16 @@ DEFINITION = StrategyDef(
               "decisions only)", choices=("tree", "greedy")),
         Param("others_epsilon", float, 0.0, 0.0, 1.0, "with others=greedy, the probability "
               "that another seat's move in the tree is random instead"),
-        Param("infer", float, 0.3, 0.0, 1.0, "weight of a sampled world in which greedy "
-              "would not have played a card another seat played to the current trick "
-              "(1 = no inference, 0 = such worlds are rejected)"),
+        Param("infer", float, 0.05, 0.0, 1.0, "weight of a sampled world in which greedy "
+              "would not have played a card another seat played (to the current trick, or "
+              "to the tricks history reads), per such card (1 = no inference, 0 = such "
+              "worlds are rejected)"),
         Param("own_epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
               "that a play-out decision of the seat's own side is random instead (epsilon "
               "is then that of the other sides)"),
         Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
               "margin reward mixed into it (0 = win / draw / loss only)"),
-        Param("history", int, 0, 0, 24, "with infer < 1, the completed tricks before the "
+        Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
               "current one whose plays by the other seats the inference also reads (0 = the "
               "current trick only)"),
         Param("exact_stock", int, -1, -1, 48, "2 players: once at most this many cards are "
