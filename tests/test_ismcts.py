@@ -242,3 +242,30 @@ def test_exact_stock_plays_a_best_move_over_the_worlds():
             _, actions, values = _solve(r, world, search=search)
             total = total + values
         assert total[list(actions).index(a)] / 1000 >= total.max() / 1000 - 0.05 * WIN
+
+
+def test_inference_reads_the_other_sides_only():
+    """In a game of pairs the inference lists the opponents' plays, never a partner's, the
+    latest first, from the current trick and the tricks ``history`` reads."""
+    rules = Rules.preset("brisca-4-pairs")
+    r = rules.to_array()
+    ws = _workspace()
+    rng = np.random.default_rng(3)
+    seen = 0
+    for d in range(10):
+        deal = Deal.from_seed(rules, 6, d)
+        while not deal.over:
+            legal = deal.legal_actions()
+            v = deal.view(deal.turn)
+            if deal.state[L.S_PHASE] == L.PHASE_PLAY and v.public[L.S_SWAP7_SEAT] < 0 \
+                    and v.public[L.S_SWAP2_SEAT] < 0:
+                k = M.prepare_inference(r, v.public, deal.turn, 1, ws)
+                t = int(v.public[L.S_TRICK_NO])
+                played = int(v.public[L.S_TRICK_N])
+                assert k == (played + 1) // 2 + (2 if t > 0 else 0)
+                obs = ws.obs[:k * M._OBS_LEN].reshape(k, M._OBS_LEN)
+                assert all(rules.side_of[x] != rules.side_of[deal.turn] for x in obs[:, 0])
+                assert list(obs[:, 2]) == sorted(obs[:, 2], reverse=True)
+                seen += k
+            deal.play(int(legal[rng.integers(len(legal))]))
+    assert seen > 100

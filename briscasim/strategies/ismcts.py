@@ -7,9 +7,10 @@ swap answers; every action in Brisca is public, the hidden draws are folded into
 Every iteration:
 
 1. samples a world consistent with the seat's view (:mod:`briscasim.strategies.sampling`).
-   With ``infer < 1`` it then weighs the world by the cards the other seats have played: to
-   the current trick and, with ``history`` > 0, to as many completed tricks before it. For
-   each such play it rebuilds what the seat held then in this world (its hand now and the
+   With ``infer < 1`` it then weighs the world by the cards the other sides have played
+   (a partner's plays are not read: a partner need not play as greedy) to the current
+   trick and, with ``history`` > 0, to as many completed tricks before it. For each such
+   play it rebuilds what the seat held then in this world (its hand now and the
    cards it has played since, less the cards that came in the draws since: which ones did
    is drawn at random among the orders that fit) and the public state then (the order of
    play, ``S_PLAYS``, is public), and asks greedy what it would have played. A world in
@@ -135,7 +136,7 @@ DEFINITION = StrategyDef(
         Param("others_epsilon", float, 0.0, 0.0, 1.0, "with others=greedy, the probability "
               "that another seat's move in the tree is random instead"),
         Param("infer", float, 0.05, 0.0, 1.0, "weight of a sampled world in which greedy "
-              "would not have played a card another seat played (to the current trick, or "
+              "would not have played a card another side played (to the current trick, or "
               "to the tricks history reads), per such card (1 = no inference, 0 = such "
               "worlds are rejected)"),
         Param("own_epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
@@ -144,7 +145,7 @@ DEFINITION = StrategyDef(
         Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
               "margin reward mixed into it (0 = win / draw / loss only)"),
         Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
-              "current one whose plays by the other seats the inference also reads (0 = the "
+              "current one whose plays by the other sides the inference also reads (0 = the "
               "current trick only)"),
         Param("exact_stock", int, -1, -1, 48, "2 players: once at most this many cards are "
               "left to draw, solve sampled worlds exactly instead of searching the tree "
@@ -288,7 +289,7 @@ def _history_readable(rules):
 
 @njit(cache=True, _nrt=False)
 def prepare_inference(rules, public, seat, history, ws):
-    """List the other seats' plays the inference reads, the latest first (at most
+    """List the other sides' plays the inference reads, the latest first (at most
     ``_MAX_OBS``): those of the current trick and, with ``history`` > 0, of as many completed
     tricks before it (none from before a swap, nor when :func:`_history_readable` fails).
     For each, a state is set up whose public part is rewound to just before it (the trick cut
@@ -321,8 +322,8 @@ def prepare_inference(rules, public, seat, history, ws):
         t = i // n
         p = i - t * n
         x, card = _play(public, i, trick_no, n)
-        if x == seat:
-            continue
+        if rules[R_SIDE + x] == rules[R_SIDE + seat]:
+            continue        # partners are not read: they need not play as greedy
         j = x * _MAX_SINCE * 2 + info[I_N_SINCE + x] * 2
         ws.since[j] = card
         ws.since[j + 1] = t
