@@ -29,6 +29,8 @@ def _params(iterations, **kw):
     p[M.P_EXACT_ENDGAME] = kw.get("exact_endgame", 0)
     p[M.P_OTHERS] = kw.get("others", M.OTHERS_TREE)
     p[M.P_INFER] = kw.get("infer", 1.0)
+    p[M.P_EXACT_STOCK] = -1
+    p[M.P_EXACT_WORLDS] = 40
     return p
 
 

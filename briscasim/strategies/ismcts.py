@@ -589,8 +589,8 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
-        return exact_worlds(rules, seat, np.int64(params[P_EXACT_WORLDS]), infer, observed,
-                            rng, ws), 0
+        return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
+                            observed, rng, ws), 0
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
