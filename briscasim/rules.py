@@ -454,6 +454,7 @@ class Rules:
         s[L.S_KNOWN + np.asarray(self.deck_ids)] = L.KNOWN_UNSEEN
         s[L.S_HANDS:L.S_HANDS + L.MAX_PLAYERS * L.MAX_HAND] = L.NO_CARD
         s[L.S_TRICK:L.S_TRICK + L.MAX_PLAYERS] = L.NO_CARD
+        s[L.S_PLAYS:L.S_PLAYS + L.N_CARD_IDS] = L.NO_CARD
         s[L.S_WINNER] = L.UNDECIDED
         for f in (L.S_BID, L.S_BIDDER, L.S_CALLER, L.S_CALLED, L.S_PARTNER, L.S_HOLDER,
                   L.S_LAST_WINNER, L.S_BLACK_HAND, L.S_TARGET_SEAT, L.S_SWAP7_SEAT,

@@ -2,8 +2,11 @@
 
 Each match-up plays ``--deals`` deals of a preset, every deal once per rotation of the lineup
 (``rotations = players``: same cards, every seat taken by each strategy in turn), with
-:func:`briscasim.simulate.play_chunk`. The score of strategy A is ``(wins + draws / 2) /
-deals played`` over all rotations; the 95% CI is the t interval over deals of
+:func:`briscasim.simulate.play_chunk`. With teams, A holds the seats of one side and B the
+others'; without, A holds one seat and B every other (``brisca-3-remove2``: A against two
+B players, a fair share of 1/3). The score of strategy A is ``(wins + draws / 2) / deals
+played`` over all rotations (a draw counts for A only if A's side is among the sides tied for
+the most points); the 95% CI is the t interval over deals of
 :func:`briscasim.analysis.stats.mean_ci` (a duplicate deal averaged over its rotations is one
 independent observation).
 
@@ -33,24 +36,25 @@ def duplicate_score(preset: str, a: str, b: str, deals: int, seed: int = 1) -> d
     """Score of ``a`` against ``b`` (alternating seats / partnerships) over duplicate deals."""
     rules = Rules.preset(preset)
     n = rules.players
-    specs = [a if s % 2 == 0 else b for s in range(n)]
+    side = rules.side_of
+    specs = [a if side[s] == side[0] else b for s in range(n)]
     lineup = Lineup.build(rules, specs)
     t0 = time.perf_counter()
     rec = play_chunk(rules, lineup, seed, 0, deals, rotations=n)
     dt = time.perf_counter() - t0
-    side = rules.side_of
+    n_sides = max(side) + 1
     per_deal = np.zeros(deals)
     for i in range(deals):
         s = 0.0
         for r in range(n):
-            w = rec[i * n + r, L.REC_WINNER]
-            # rotation r seats lineup entry (seat + r) % n at seat: a holds seats with
-            # (seat + r) even; the side of seat 0 is a's iff r is even (seats alternate)
-            a_seat = r % 2
-            if w == L.DRAW:
-                s += 0.5
-            elif w == side[a_seat]:
+            row = rec[i * n + r]
+            # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (a) at -r mod n
+            a_side = side[-r % n]
+            points = row[L.REC_POINTS:L.REC_POINTS + n_sides]
+            if row[L.REC_WINNER] == a_side:
                 s += 1.0
+            elif row[L.REC_WINNER] == L.DRAW and points[a_side] == points.max():
+                s += 0.5
         per_deal[i] = s / n
     s = mean_ci(per_deal)           # the t interval over deals every report gives a score
     return {"preset": preset, "a": a, "b": b, "deals": deals, "rotations": n,

@@ -12,7 +12,8 @@ from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.greedy import greedy_strategy
-from briscasim.strategies.solver import WIN
+from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
+from briscasim.strategies.solver import WIN, new_search
 from test_solver import _legal, _positions, _solve
 
 pytestmark = pytest.mark.slow     # ISMCTS plays whole deals with many iterations a move
@@ -28,12 +29,16 @@ def _params(iterations, **kw):
     p[M.P_EXACT_ENDGAME] = kw.get("exact_endgame", 0)
     p[M.P_OTHERS] = kw.get("others", M.OTHERS_TREE)
     p[M.P_INFER] = kw.get("infer", 1.0)
+    p[M.P_EXACT_STOCK] = -1
+    p[M.P_EXACT_WORLDS] = 40
     return p
 
 
 @pytest.mark.parametrize("preset,spec", [
     ("brisca-2", "ismcts:iterations=25"),
     ("brisca-2", "ismcts:iterations=25,others=tree,rollout=random"),
+    ("brisca-2", "ismcts:iterations=25,history=2,infer=0.05,exact_stock=4,exact_worlds=5"),
+    ("brisca-3-remove2", "ismcts:iterations=25,history=3,infer=0"),
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,reward=margin"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,others=tree"),
@@ -87,14 +92,29 @@ def test_side_rewards():
     assert M.deal_points(r) == 120
 
 
+def _workspace():
+    """The search's working memory in numpy arrays, greedy's parameters set."""
+    sizes = ((np.int16, L.STATE_LEN), (np.int64, SPEC_LEN), (np.int16, L.STATE_LEN),
+             (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL),
+             (np.float64, L.MAX_SIDES), (np.float64, N_PARAMS), (np.float64, N_PARAMS),
+             (np.int32, M._MAX_PATH), (np.int64, M._MAX_OBS * M._OBS_LEN),
+             (np.int16, M._MAX_OBS * L.STATE_LEN), (np.int64, M._INFO_LEN),
+             (np.int64, L.MAX_PLAYERS * M._MAX_SINCE * 2),
+             (np.int16, L.MAX_PLAYERS * M._CARRIED))
+    ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
+    ws.greedy_params[:] = M._GREEDY_DEFAULTS
+    return ws
+
+
 def test_world_weight_follows_greedy():
     """A world keeps weight 1 when greedy, holding the leader's cards, would have led the
-    card it led, and ``infer`` when not."""
+    card it led (or one it cannot tell from it but for the order of its hand), and
+    ``infer`` when not."""
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
     gp = np.array(M._GREEDY_DEFAULTS)
     rng = new_stream(1)
-    before = np.zeros(L.STATE_LEN, np.int16)
+    ws = _workspace()
     seen = {True: 0, False: 0}
     for d in range(20):
         deal = Deal.from_seed(rules, 3, d)
@@ -108,13 +128,76 @@ def test_world_weight_follows_greedy():
                                     gp, rng)
                 a = int(legal[(d + deal.state[L.S_TRICK_NO]) % len(legal)])
                 deal.play(a)
-                w = M.world_weight(r, deal.state, deal.turn, 0.25, gp, before, rng,
-                                   np.zeros(L.MAX_LEGAL, np.int16))
-                assert w == (1.0 if a == g else 0.25)
-                seen[a == g] += 1
+                assert M.prepare_inference(r, deal.state[:L.PUBLIC_LEN], deal.turn, 0, ws) == 1
+                w = M.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
+                same = a == g or M._interchangeable(r, v.public, g, a)
+                assert w == (1.0 if same else 0.25)
+                seen[same] += 1
             else:
                 deal.play(int(legal[0]))
     assert seen[True] > 0 and seen[False] > 0
+
+
+def _blank_hand(rules, state, seat, led):
+    """A copy of ``state`` in which ``seat`` holds three blank plain cards of other faces than
+    ``led``, taken from its hand and the face-down stock (the cards it held go where they
+    were), or None if there are not three."""
+    r = rules.to_array()
+    h = L.S_HANDS + L.MAX_HAND * seat
+    slots = [h + i for i in range(3)] + list(range(L.S_STOCK + int(state[L.S_DRAWN]),
+                                                  L.S_STOCK + int(state[L.S_N_FACEDOWN])))
+    trump = int(state[L.S_TRUMP])
+    blank = [i for i in slots if r[L.R_POINTS + state[i] % 12] == 0
+             and r[L.R_CARD_SUIT + state[i]] != trump
+             and r[L.R_CARD_FACE + state[i]] != r[L.R_CARD_FACE + led]]
+    if len(blank) < 3:
+        return None
+    world = state.copy()
+    world[slots[:3]] = state[blank[:3]]
+    held = [state[i] for i in slots[:3] if i not in blank[:3]]
+    world[[i for i in blank[:3] if i not in slots[:3]]] = held
+    return world
+
+
+def test_history_inference_reads_the_past_tricks():
+    """With ``history``, the true world stays possible (weight 1 for some order of the
+    draws), and a world in which the greedy opponent, two tricks ago, would have led a card
+    worth less than the one it led is weighed down whatever the order of the draws; without
+    ``history`` nothing is read when the opponent has not played to the current trick."""
+    rules = Rules.preset("brisca-2")
+    r = rules.to_array()
+    gp = np.array(M._GREEDY_DEFAULTS)
+    rng = new_stream(2)
+    ws = _workspace()
+    checked = doctored = 0
+    for d in range(30):
+        deal = Deal.from_seed(rules, 4, d)
+        while not deal.over:
+            legal = np.array(deal.legal_actions(), np.int16)
+            seat = deal.turn
+            v = deal.view(seat)
+            if seat == 0 and deal.state[L.S_PHASE] == L.PHASE_PLAY and 3 <= v.public[
+                    L.S_TRICK_NO] and v.public[L.S_TO_DRAW] > 0 and M.prepare_inference(
+                    r, v.public, 0, 2, ws) > 0:   # none right after a swap
+                weights = [M.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
+                           for _ in range(64)]
+                assert max(weights) == 1.0
+                checked += 1
+                t = int(v.public[L.S_TRICK_NO]) - 1
+                first = int(v.public[L.S_PLAYS + 2 * t])
+                led = first % L.PLAY_SEAT
+                if (first // L.PLAY_SEAT == 1 and v.public[L.S_TRICK_N] == 0
+                        and int(ws.infer_info[M.I_FIRST]) <= t
+                        and (r[L.R_POINTS + led % 12] > 0
+                             or r[L.R_CARD_SUIT + led] == v.public[L.S_TRUMP])):
+                    world = _blank_hand(rules, deal.state, 1, led)
+                    if world is not None:
+                        assert all(M.world_weight(r, world, 0.25, 0.0, ws, rng) <= 0.25
+                                   for _ in range(16))
+                        assert M.prepare_inference(r, v.public, 0, 0, ws) == 0
+                        doctored += 1
+            deal.play(int(greedy_strategy(r, v.public, v.hand, legal, seat, 0, gp, rng)))
+    assert checked > 50 and doctored > 5
 
 
 def test_time_budget_stops_the_search():
@@ -146,3 +229,57 @@ def test_endgame_choice_matches_the_solver(exact_endgame):
         assert outcome[list(actions).index(a)] == outcome.max()
         if exact_endgame:
             assert values[list(actions).index(a)] == values.max()
+
+
+def test_exact_stock_plays_a_best_move_over_the_worlds():
+    """With ``exact_stock``, the move played has a mean exact value over the worlds consistent
+    with the view (estimated apart, on 1000 other worlds) close to the best move's."""
+    r, positions = _positions("brisca-2", 10, 6, seed=5)
+    p = _params(1, exact_endgame=1)
+    p[M.P_EXACT_STOCK] = 4
+    p[M.P_EXACT_WORLDS] = 1000
+    base = np.zeros(L.STATE_LEN, np.int16)
+    spec = np.zeros(SPEC_LEN, np.int64)
+    world = np.zeros(L.STATE_LEN, np.int16)
+    search = new_search()
+    for k, state in enumerate(positions):
+        seat = int(state[L.S_TURN])
+        public = state[:L.PUBLIC_LEN].copy()
+        hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
+        assert 0 < public[L.S_TO_DRAW] <= 4
+        a = M.ismcts_strategy(r, public, hand, _legal(r, state), seat, 0, p, new_stream(k))
+        prepare_worlds(r, public, hand, seat, 0, base, spec)
+        rng = new_stream(1000 + k)
+        total = 0.0
+        for _ in range(1000):
+            sample_world(base, spec, rng, world)
+            _, actions, values = _solve(r, world, search=search)
+            total = total + values
+        assert total[list(actions).index(a)] / 1000 >= total.max() / 1000 - 0.05 * WIN
+
+
+def test_inference_reads_the_other_sides_only():
+    """In a game of pairs the inference lists the opponents' plays, never a partner's, the
+    latest first, from the current trick and the tricks ``history`` reads."""
+    rules = Rules.preset("brisca-4-pairs")
+    r = rules.to_array()
+    ws = _workspace()
+    rng = np.random.default_rng(3)
+    seen = 0
+    for d in range(10):
+        deal = Deal.from_seed(rules, 6, d)
+        while not deal.over:
+            legal = deal.legal_actions()
+            v = deal.view(deal.turn)
+            if deal.state[L.S_PHASE] == L.PHASE_PLAY and v.public[L.S_SWAP7_SEAT] < 0 \
+                    and v.public[L.S_SWAP2_SEAT] < 0:
+                k = M.prepare_inference(r, v.public, deal.turn, 1, ws)
+                t = int(v.public[L.S_TRICK_NO])
+                played = int(v.public[L.S_TRICK_N])
+                assert k == (played + 1) // 2 + (2 if t > 0 else 0)
+                obs = ws.obs[:k * M._OBS_LEN].reshape(k, M._OBS_LEN)
+                assert all(rules.side_of[x] != rules.side_of[deal.turn] for x in obs[:, 0])
+                assert list(obs[:, 2]) == sorted(obs[:, 2], reverse=True)
+                seen += k
+            deal.play(int(legal[rng.integers(len(legal))]))
+    assert seen > 100

@@ -206,6 +206,9 @@ S_GAME_POINTS = STATE.field("game_points", MAX_PLAYERS, "game points of each sea
                             "finished deal")
 S_SEAT_BIDS = STATE.field("seat_bids", MAX_PLAYERS, "each seat's latest bid level in the "
                           "auction, -1: none")
+S_PLAYS = STATE.field("plays", N_CARD_IDS, "every card played so far, in playing order, as "
+                      "PLAY_SEAT * seat + card (NO_CARD after the last): play i is card "
+                      "i % players of trick i // players")
 PUBLIC_LEN = STATE.length
 # hidden part
 S_HANDS = STATE.field("hands", MAX_PLAYERS * MAX_HAND, "hands, MAX_HAND slots a seat, NO_CARD "
@@ -245,6 +248,9 @@ KNOWN_FACE_UP = 7      # the face-up card on the table
 KNOWN_OUT = 8          # not in play and known to be so (removed, or not in this deck)
 KNOWN_STOCK_TOP = 9    # the top face-down card of the stock, the next one drawn, shown to all
 #                        (stock_top_visible)
+
+PLAY_SEAT = 64
+"""``S_PLAYS`` entries are ``PLAY_SEAT * seat + card``."""
 
 # ---- actions -------------------------------------------------------------------------------
 # 0..47: play that card. During a swap offer: SWAP or KEEP.

@@ -7,11 +7,20 @@ swap answers; every action in Brisca is public, the hidden draws are folded into
 Every iteration:
 
 1. samples a world consistent with the seat's view (:mod:`briscasim.strategies.sampling`).
-   With ``infer < 1`` it then weighs the world by the cards the other seats have played to
-   the current trick: a world in which greedy, holding that seat's cards plus the card it
-   played, would have played another card is kept only with probability ``infer``
-   (rejection; at most 64 draws). Greedy is deterministic, so such a world is unlikely
-   against greedy; ``infer > 0`` keeps it possible against other opponents;
+   With ``infer < 1`` it then weighs the world by the cards the other sides have played
+   (a partner's plays are not read: a partner need not play as greedy) to the current
+   trick and, with ``history`` > 0, to as many completed tricks before it. For each such
+   play it rebuilds what the seat held then in this world (its hand now and the
+   cards it has played since, less the cards that came in the draws since: which ones did
+   is drawn at random among the orders that fit) and the public state then (the order of
+   play, ``S_PLAYS``, is public), and asks greedy what it would have played. A world in
+   which greedy would have played another card (not one it could not tell from it but for
+   the order of its hand) is kept only with probability ``infer`` per such play
+   (rejection; at most 64 draws), so a world is kept with its likelihood averaged over the
+   orders of the draws. Greedy is deterministic, so such a world is unlikely against
+   greedy; ``infer > 0`` keeps it possible against other opponents. Plays from before a
+   swap, and past tricks under rules where greedy reads more than the trick, the cards
+   known and its hand (an auction, a target, signals, cards shown), are not read;
 2. descends the tree. At the seat's own nodes it considers only the actions legal in this
    world, expands an untried one if any, else picks the child maximising
    ``mean + c * sqrt(ln(availability) / visits)``. The other seats' moves are, with
@@ -26,11 +35,16 @@ Every iteration:
 4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
    point margin against the best other side scaled to [0, 1].
 
-The move played is the most visited child of the root. The tree is a set of fixed-size
-arrays (one node per iteration, plus one per other seat with ``others = greedy``), taken once
-per decision from :mod:`briscasim.strategies.scratch`. With ``time_budget = 0`` the search is
-deterministic for a seed; with a time budget it stops early when the budget is spent
-(``iterations`` is then the cap), and depends on the machine's speed. Once every card is
+The move played is the most visited child of the root. With two players, once at most
+``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
+search: ``exact_worlds`` worlds drawn as in step 1, every legal move solved to the end of the
+deal in each (:func:`~.solver.root_values`), the move of best mean value played.
+
+The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
+``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
+With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
+early when the budget is spent (``iterations`` is then the cap), and depends on the
+machine's speed. Once every card is
 known (2-player play, stock empty) and ``exact_endgame`` is on, the exact solver's move is
 played instead of searching.
 
@@ -44,16 +58,23 @@ deals). A progressive bias towards greedy's move did not help, nor did a point-m
 once the stock is empty (0.64, half the speed). What helped: random decisions in the
 play-outs only for the other sides (``own_epsilon = 0``: 0.69 / 0.94 on 1000 deals), and the
 inference on the current trick (``infer``; 0.2: 0.71 / 0.94 on 1000 deals). The defaults
-(``own_epsilon = 0``, ``infer = 0.3``), 2000 deals: seed 1 0.698 [0.684, 0.712] / 0.941
+then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698 [0.684, 0.712] / 0.941
 [0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924, 0.939]; about 670,000
 iterations per second (``scripts/strength.py --speed``).
 Later, on the first 1000 deals of seed 1 against greedy (defaults 0.706): ``margin_weight =
 0.2`` 0.702, ``epsilon = 0.3`` 0.696, play-outs by ``expert`` (its rules and exact endgame;
-slower) 0.707: no gain, none kept.
+slower) 0.707: no gain, none kept. Told the opponent's hand (a bound, not a player) the same
+search scored 0.904, so the inference was widened to past tricks: ``history = 2`` 0.733,
+with ``infer = 0.05`` 0.742, ``infer = 0`` 0.751, and adding ``exact_stock = 4`` 0.718 (the
+exact search assumes a perfect opponent). The defaults since (``history = 2``, ``infer =
+0.05``), 2000 deals of seed 2: 0.737 [0.723, 0.750] against greedy, 0.934 [0.926, 0.941]
+against random (as before); about 4.3x fewer iterations per second than before (66,000 -
+77,000 against 286,000 - 344,000 in one process on a loaded machine; docs/performance.md).
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
-``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``.
+``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
+``exact_stock``, ``exact_worlds``.
 """
 import math
 import time
@@ -62,13 +83,18 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import hand_base, hand_of, legal_actions, legal_view, signals
-from ..engine.layout import (DRAW, EVERY_FEATURE, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL,
-                             MAX_SIDES, NO_CARD, OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
-                             R_AUCTION, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
-                             R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_GAME_POINTS,
-                             S_KNOWN, S_LEADER, S_PHASE,
-                             S_POINTS, S_TRICK, S_TRICK_N, S_TURN, S_WINNER, STATE_LEN)
+from ..engine.core import (card_face, card_suit, hand_base, hand_of, legal_actions, legal_view,
+                           signals)
+from ..engine.layout import (DRAW, EVERY_FEATURE, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
+                             MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
+                             PHASE_PLAY, PLAY_SEAT, PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N,
+                             R_N_SIDES, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
+                             R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
+                             START_STATE_SLOTS, STATE_LEN, S_BLACK_HAND, S_FACE_UP, S_GAME_POINTS,
+                             S_HANDS, S_KNOWN, S_LEADER, S_PHASE, S_PLAYS, S_POINTS, S_SWAP2_CARD,
+                             S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT,
+                             S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP,
+                             S_TURN, S_WINNER)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
@@ -77,11 +103,12 @@ from .params import Param, StrategyDef
 from .random import random_strategy
 from .sampling import SPEC_LEN, prepare_worlds, sample_world
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import copy_state, endgame_action, play, point_margin
+from .solver import (LEGAL_STRIDE, NO_HORIZON, endgame_action, play, point_margin,
+                     root_values, search_bytes, search_views)
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
- P_MARGIN_WEIGHT) = range(12)
+ P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS) = range(15)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -109,14 +136,23 @@ DEFINITION = StrategyDef(
               "decisions only)", choices=("tree", "greedy")),
         Param("others_epsilon", float, 0.0, 0.0, 1.0, "with others=greedy, the probability "
               "that another seat's move in the tree is random instead"),
-        Param("infer", float, 0.3, 0.0, 1.0, "weight of a sampled world in which greedy "
-              "would not have played a card another seat played to the current trick "
-              "(1 = no inference, 0 = such worlds are rejected)"),
+        Param("infer", float, 0.05, 0.0, 1.0, "weight of a sampled world in which greedy "
+              "would not have played a card another side played (to the current trick, or "
+              "to the tricks history reads), per such card (1 = no inference, 0 = such "
+              "worlds are rejected)"),
         Param("own_epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
               "that a play-out decision of the seat's own side is random instead (epsilon "
               "is then that of the other sides)"),
         Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
               "margin reward mixed into it (0 = win / draw / loss only)"),
+        Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
+              "current one whose plays by the other sides the inference also reads (0 = the "
+              "current trick only)"),
+        Param("exact_stock", int, -1, -1, 48, "2 players: once at most this many cards are "
+              "left to draw, solve sampled worlds exactly instead of searching the tree "
+              "(determinized exact search; -1 = never)"),
+        Param("exact_worlds", int, 40, 1, 10_000, "worlds solved per move under "
+              "exact_stock"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -130,6 +166,16 @@ _GREEDY_DEFAULTS = tuple(
 _RANDOM_SWAP_PROB = 0.5   # random play-outs accept a swap offer half the time
 
 _MAX_REJECTIONS = 64      # worlds drawn at most per iteration by the inference
+_MAX_OBS = 32             # plays the inference reads at most (the latest first)
+_MAX_SINCE = 25           # a seat's plays from the first trick read on (history <= 24)
+# the fields of an observed play (Workspace.obs, _OBS_LEN int64 each)
+O_SEAT, O_CARD, O_TRICK = 0, 1, 2
+_OBS_LEN = 3
+# Workspace.infer_info: observed plays, the first trick read, draw rounds so far, and per
+# seat the number of its plays from the first trick read on
+I_N_OBS, I_FIRST, I_ROUNDS, I_N_SINCE = 0, 1, 2, 3
+_INFO_LEN = 3 + MAX_PLAYERS
+_CARRIED = MAX_HAND + _MAX_SINCE   # per seat: its hand slots, then those plays
 _MAX_PATH = 128           # actions in one deal (cards and swap answers) stay below this
 
 
@@ -185,13 +231,17 @@ class Workspace(NamedTuple):
     base: np.ndarray            # int16 state: the seat's view with unknown cards unplaced
     spec: np.ndarray            # int64: how to deal the unknown cards (sampling.SPEC_LEN)
     world: np.ndarray           # int16 state: the sampled world being played
-    before: np.ndarray          # int16 state: a world rewound to a play (inference)
     legal: np.ndarray           # int16: legal actions at a node of the seat's own
     move_legal: np.ndarray      # int16: legal actions of a policy move
     rewards: np.ndarray         # float64 per side: the play-out's rewards
     rollout_params: np.ndarray  # float64: parameters of the play-out policy
     greedy_params: np.ndarray   # float64: greedy's defaults (opponent model, inference)
     path: np.ndarray            # int32: the nodes visited by an iteration
+    obs: np.ndarray             # int64: the plays the inference reads (O_* fields each)
+    obs_state: np.ndarray       # int16: a state rewound to each of them (STATE_LEN each)
+    infer_info: np.ndarray      # int64: I_* (how many plays, the first trick, draw rounds)
+    since: np.ndarray           # int64: per seat, its plays from the first trick read on
+    arrival: np.ndarray         # int16: per seat, when each card it held since came
 
 
 class Tree(NamedTuple):
@@ -231,39 +281,268 @@ def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, lega
              features)
 
 
-@njit(cache=True, _nrt=False)
-def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal,
-                 features=EVERY_FEATURE):
-    """Relative likelihood of ``world`` given the cards the other seats played to the current
-    trick: the product over those plays of 1 if greedy, holding that seat's cards of the world
-    plus the card it played, would have played it, else ``infer`` (jitted).
+@njit(cache=True, _nrt=False, inline="always")
+def _history_readable(rules):
+    """True if greedy's decisions in past tricks can be replayed from the order of play: it
+    then reads only the trick, the cards known, the cards left to draw and its hand (no
+    auction, race to a target, partner signals or cards shown)."""
+    return (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0) & (
+        rules[R_SIGNALS] == 0) & (rules[R_OPEN_HANDS] == 0) & (rules[R_STOCK_TOP_VISIBLE] == 0)
 
-    ``before`` receives each play's position: the card back in the hand, the trick cut
-    before it, and the cards played from then on unseen again (a card publicly known to be in
-    a hand before it was played is not told apart).
-    """
+
+@njit(cache=True, _nrt=False)
+def prepare_inference(rules, public, seat, history, ws):
+    """List the other sides' plays the inference reads, the latest first (at most
+    ``_MAX_OBS``): those of the current trick and, with ``history`` > 0, of as many completed
+    tricks before it (none from before a swap, nor when :func:`_history_readable` fails).
+    For each, a state is set up whose public part is rewound to just before it (the trick cut
+    there, the cards played since unseen again, the face-up card back on the table if it was
+    drawn since, the cards left to draw) and whose hidden part is ``ws.base``'s (the hand of
+    the seat that played goes in per world). Writes ``ws.obs``, ``ws.obs_state``,
+    ``ws.infer_info`` and, per
+    seat, its plays from the first trick read on (card and trick) into ``ws.since``; returns
+    the number of plays listed (jitted)."""
     n = rules[R_PLAYERS]
-    leader = world[S_LEADER]
-    w = 1.0
-    for p in range(world[S_TRICK_N]):
-        s = leader + p
-        s -= n if s >= n else 0
-        if s == seat:
-            continue
-        copy_state(before, world)
-        card = world[S_TRICK + p]
-        h = hand_base(s)
-        for i in range(MAX_HAND):
-            if before[h + i] == NO_CARD:
-                before[h + i] = card
+    trick_no = public[S_TRICK_NO]
+    current = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
+    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
+    rounds = (start[S_TO_DRAW] - public[S_TO_DRAW]) // n   # after tricks 0 .. rounds - 1
+    first = trick_no
+    if history > 0 and _history_readable(rules):
+        first = max(trick_no - history, public[S_SWAP7_TRICK], public[S_SWAP2_TRICK], 0)
+        for t in range(trick_no - 1, first - 1, -1):
+            if public[S_PLAYS + t * n + n - 1] == NO_CARD:   # not logged (a built position)
+                first = t + 1
                 break
-        before[S_TRICK_N] = p
-        before[S_TURN] = s
-        for q in range(p, world[S_TRICK_N]):
-            before[S_KNOWN + world[S_TRICK + q]] = KNOWN_UNSEEN
-        if policy_move(rules, before, GREEDY, 0.0, greedy_params, rng, legal, features) != card:
+    face_up = public[S_FACE_UP]
+    info = ws.infer_info
+    info[I_FIRST] = first
+    info[I_ROUNDS] = rounds
+    for x in range(n):
+        info[I_N_SINCE + x] = 0
+    k = 0
+    for i in range(trick_no * n + current - 1, first * n - 1, -1):
+        t = i // n
+        p = i - t * n
+        x, card = _play(public, i, trick_no, n)
+        if rules[R_SIDE + x] == rules[R_SIDE + seat]:
+            continue        # partners are not read: they need not play as greedy
+        j = x * _MAX_SINCE * 2 + info[I_N_SINCE + x] * 2
+        ws.since[j] = card
+        ws.since[j + 1] = t
+        info[I_N_SINCE + x] += 1
+        if k == _MAX_OBS:
+            continue
+        pub = ws.obs_state[k * STATE_LEN:(k + 1) * STATE_LEN]
+        for j in range(PUBLIC_LEN):
+            pub[j] = public[j]
+        for j in range(PUBLIC_LEN, STATE_LEN):
+            pub[j] = ws.base[j]
+        pub[S_PHASE] = PHASE_PLAY
+        pub[S_TRICK_NO] = t
+        pub[S_TRICK_N] = p
+        pub[S_TURN] = x
+        pub[S_TO_DRAW] = start[S_TO_DRAW] - n * min(t, rounds)
+        pub[S_LEADER] = _play(public, t * n, trick_no, n)[0]
+        for j in range(MAX_PLAYERS):
+            pub[S_TRICK + j] = _play(public, t * n + j, trick_no, n)[1] if j < p else NO_CARD
+        for j in range(i, trick_no * n + current):
+            # played since: unseen then, unless known to be in its player's hand (a card
+            # taken by a swap, the face-up card once drawn)
+            y, d = _play(public, j, trick_no, n)
+            pub[S_KNOWN + d] = y if _taken(public, d) | (d == face_up) else KNOWN_UNSEEN
+        if face_up >= 0 and t < rounds and public[S_KNOWN + face_up] != KNOWN_FACE_UP:
+            pub[S_KNOWN + face_up] = KNOWN_FACE_UP    # drawn in the last round, after t
+        o = k * _OBS_LEN
+        ws.obs[o + O_SEAT] = x
+        ws.obs[o + O_CARD] = card
+        ws.obs[o + O_TRICK] = t
+        k += 1
+    info[I_N_OBS] = k
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _taken(public, card):
+    """True if ``card`` was taken from the table by a swap."""
+    return ((card == public[S_SWAP7_CARD]) & (public[S_SWAP7_SEAT] >= 0)) | (
+        (card == public[S_SWAP2_CARD]) & (public[S_SWAP2_SEAT] >= 0))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play(public, i, trick_no, n):
+    """``(seat, card)`` of the ``i``-th card played in the deal: from the current trick once
+    ``i`` reaches it (always there, even in a position built without the order of play),
+    else from ``S_PLAYS``."""
+    if i >= trick_no * n:
+        j = i - trick_no * n
+        return np.int64((public[S_LEADER] + j) % n), np.int64(public[S_TRICK + j])
+    e = np.int64(public[S_PLAYS + i])
+    return e // PLAY_SEAT, e % PLAY_SEAT
+
+
+@njit(cache=True, _nrt=False)
+def _sample_arrivals(world, x, n_since, since, first, rounds, arrival, rng):
+    """When each card seat ``x`` has held from trick ``first`` on came into its hand: its hand
+    slots in ``world`` (``arrival[:MAX_HAND]``), then its ``n_since`` plays since (``since``:
+    card, trick). -1: held at trick ``first``; ``r``: drawn in the round after trick ``r``, one
+    card a round from ``first`` to ``rounds - 1``, each before the trick it was played to
+    (jitted).
+
+    Every order of the draws that fits is equally likely; the rounds are filled from the last
+    one back, each with a card drawn uniformly from those that fit, which draws the orders
+    uniformly (the cards that fit a round fit every earlier one). Public cards are placed:
+    the face-up card came in the last round, a card taken by a swap (before ``first``) before.
+    """
+    h = hand_base(x)
+    face_up = world[S_FACE_UP]
+    for i in range(MAX_HAND + n_since):
+        arrival[i] = -1
+    for r in range(rounds - 1, first - 1, -1):
+        m = 0
+        forced = -1
+        for i in range(MAX_HAND + n_since):
+            c, last = _carried(world, h, since, i)
+            if c == NO_CARD or arrival[i] != -1 or last <= r:
+                continue
+            if c == face_up and r == rounds - 1:
+                forced = i
+            if not _taken(world, c):    # a card taken by a swap came before
+                m += 1
+        if forced < 0:
+            if m == 0:
+                return                                 # no card fits: not this world
+            j = below(rng, m)
+            for i in range(MAX_HAND + n_since):
+                c, last = _carried(world, h, since, i)
+                if c == NO_CARD or arrival[i] != -1 or last <= r or _taken(world, c):
+                    continue
+                if j == 0:
+                    forced = i
+                    break
+                j -= 1
+        arrival[forced] = r
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _carried(world, h, since, i):
+    """``(card, trick it was played to)`` of entry ``i`` of :func:`_sample_arrivals`'s list:
+    a hand slot (never played yet: a trick past every other) or a play since."""
+    if i < MAX_HAND:
+        return np.int64(world[h + i]), np.int64(1 << 20)
+    j = (i - MAX_HAND) * 2
+    return since[j], since[j + 1]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _interchangeable(rules, state, a, b):
+    """True if greedy could have chosen card ``b`` as well as ``a`` in ``state`` but for the
+    order of its hand: both plain, of the same face, and neither of the suit led (or nothing
+    led yet), under ``objective = most``."""
+    trump = state[S_TRUMP]
+    sa = card_suit(rules, a)
+    sb = card_suit(rules, b)
+    if (card_face(rules, a) != card_face(rules, b) or sa == trump or sb == trump
+            or rules[R_OBJECTIVE] == OBJECTIVE_FEWEST):
+        return False
+    if state[S_TRICK_N] == 0:
+        return True
+    led = card_suit(rules, state[S_TRICK])
+    return (sa != led) & (sb != led)
+
+
+@njit(cache=True, _nrt=False)
+def world_weight(rules, world, infer, u, ws, rng, features=EVERY_FEATURE):
+    """Relative likelihood of ``world`` given the plays :func:`prepare_inference` listed: the
+    product over them of 1 if greedy, holding what its seat held then in this world, would
+    have played that card (or one it could not tell from it but for the order of its hand),
+    else ``infer``; the product stops once it is at most ``u`` (jitted).
+
+    What the seat held at a play of an earlier trick: of its hand in the world and the cards
+    it has played since, those it already held. Which ones came in the draws since is drawn
+    by :func:`_sample_arrivals` (once per world and seat), so that a world is accepted with
+    its likelihood averaged over the orders of the draws.
+    """
+    obs, info, arrival = ws.obs, ws.infer_info, ws.arrival
+    trick_no = world[S_TRICK_NO]
+    sampled = 0
+    w = 1.0
+    for k in range(info[I_N_OBS]):
+        o = k * _OBS_LEN
+        x = obs[o + O_SEAT]
+        t = obs[o + O_TRICK]
+        n_since = info[I_N_SINCE + x]
+        since = ws.since[x * _MAX_SINCE * 2:(x + 1) * _MAX_SINCE * 2]
+        carried = arrival[x * _CARRIED:(x + 1) * _CARRIED]
+        if t < trick_no and (sampled >> x) & 1 == 0:
+            _sample_arrivals(world, x, n_since, since, info[I_FIRST], info[I_ROUNDS],
+                             carried, rng)
+            sampled |= 1 << x
+        before = ws.obs_state[k * STATE_LEN:(k + 1) * STATE_LEN]
+        if rules[R_SIGNALS] != 0:       # the partners' hands give the signals
+            for j in range(S_HANDS, S_HANDS + MAX_PLAYERS * MAX_HAND):
+                before[j] = world[j]
+        h = hand_base(x)
+        j = 0
+        for i in range(MAX_HAND + n_since):
+            c, last = _carried(world, h, since, i)
+            if c != NO_CARD and last >= t and (t == trick_no or carried[i] < t) and (
+                    j < MAX_HAND):
+                before[h + j] = c
+                j += 1
+        for i in range(j, MAX_HAND):
+            before[h + i] = NO_CARD
+        card = obs[o + O_CARD]
+        a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal,
+                        features)
+        if a != card and not _interchangeable(rules, before, a, card):
             w *= infer
+            if w <= u:
+                break
     return w
+
+
+@njit(cache=True, _nrt=False)
+def draw_world(rules, ws, infer, observed, rng, features=EVERY_FEATURE):
+    """Sample ``ws.world`` from the view prepared in ``ws``; with ``observed`` plays listed by
+    :func:`prepare_inference`, accept it with its :func:`world_weight` (at most
+    ``_MAX_REJECTIONS`` draws) (jitted)."""
+    sample_world(ws.base, ws.spec, rng, ws.world)
+    if observed > 0:
+        for _ in range(_MAX_REJECTIONS):
+            u = uniform(rng)
+            if world_weight(rules, ws.world, infer, u, ws, rng, features) > u:
+                break
+            sample_world(ws.base, ws.spec, rng, ws.world)
+
+
+@njit(cache=True, _nrt=False)
+def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws,
+                 features=EVERY_FEATURE):
+    """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
+    deal) over ``n_worlds`` worlds drawn by :func:`draw_world` (jitted)."""
+    per_action = aligned(8 * LEGAL_STRIDE)
+    block = take(search_bytes() + 3 * per_action)
+    memory = search_views(block, 0)
+    o = search_bytes()
+    actions = view(block, o, LEGAL_STRIDE, np.int64)
+    values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
+    total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
+    side = rules[R_SIDE + seat]
+    k = 0
+    for w in range(n_worlds):
+        draw_world(rules, ws, infer, observed, rng, features)
+        k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
+                        values, features)
+        for i in range(k):
+            total[i] = values[i] if w == 0 else total[i] + values[i]
+    best = 0
+    for i in range(1, k):
+        if total[i] > total[best]:
+            best = i
+    a = actions[best]
+    release(block)
+    return a
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -307,10 +586,16 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     infer = params[P_INFER]
     own_eps = params[P_OWN_EPSILON]
     side = rules[R_SIDE + seat]
-    observed = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
+    observed = 0
+    if infer < 1.0:
+        observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
+    if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
+            and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
+        return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
+                            observed, rng, ws, features), 0
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
@@ -320,14 +605,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
         if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
             break
         it += 1
-        sample_world(ws.base, ws.spec, rng, world)
-        if infer < 1.0 and observed > 0:
-            for _ in range(_MAX_REJECTIONS):
-                w = world_weight(rules, world, seat, infer, ws.greedy_params, ws.before, rng,
-                                 ws.move_legal, features)
-                if w >= 1.0 or uniform(rng) < w:
-                    break
-                sample_world(ws.base, ws.spec, rng, world)
+        draw_world(rules, ws, infer, observed, rng, features)
         node = 0
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
@@ -417,15 +695,19 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
     per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
     cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
     o_world = aligned(2 * STATE_LEN)
-    o_before = o_world + aligned(2 * STATE_LEN)
-    o_spec = o_before + aligned(2 * STATE_LEN)
+    o_spec = o_world + aligned(2 * STATE_LEN)
     o_legal = o_spec + aligned(8 * SPEC_LEN)
     o_move_legal = o_legal + aligned(8 * MAX_LEGAL)
     o_rewards = o_move_legal + aligned(8 * MAX_LEGAL)
     o_rollout = o_rewards + aligned(8 * MAX_SIDES)
     o_greedy = o_rollout + aligned(8 * N_PARAMS)
     o_path = o_greedy + aligned(8 * N_PARAMS)
-    o_child = o_path + aligned(4 * _MAX_PATH)
+    o_obs = o_path + aligned(4 * _MAX_PATH)
+    o_obs_state = o_obs + aligned(8 * _MAX_OBS * _OBS_LEN)
+    o_info = o_obs_state + aligned(2 * _MAX_OBS * STATE_LEN)
+    o_since = o_info + aligned(8 * _INFO_LEN)
+    o_arrival = o_since + aligned(8 * MAX_PLAYERS * _MAX_SINCE * 2)
+    o_child = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
     o_sibling = o_child + aligned(4 * cap)
     o_visits = o_sibling + aligned(4 * cap)
     o_avail = o_visits + aligned(4 * cap)
@@ -437,13 +719,17 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
     ws = Workspace(view(block, 0, STATE_LEN, np.int16),
                    view(block, o_spec, SPEC_LEN, np.int64),
                    view(block, o_world, STATE_LEN, np.int16),
-                   view(block, o_before, STATE_LEN, np.int16),
                    view(block, o_legal, MAX_LEGAL, np.int16),
                    view(block, o_move_legal, MAX_LEGAL, np.int16),
                    view(block, o_rewards, MAX_SIDES, np.float64),
                    view(block, o_rollout, N_PARAMS, np.float64),
                    view(block, o_greedy, N_PARAMS, np.float64),
-                   view(block, o_path, _MAX_PATH, np.int32))
+                   view(block, o_path, _MAX_PATH, np.int32),
+                   view(block, o_obs, _MAX_OBS * _OBS_LEN, np.int64),
+                   view(block, o_obs_state, _MAX_OBS * STATE_LEN, np.int16),
+                   view(block, o_info, _INFO_LEN, np.int64),
+                   view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
+                   view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16))
     tree = Tree(view(block, o_child, cap, np.int32),
                 view(block, o_sibling, cap, np.int32),
                 view(block, o_action, cap, np.int8),

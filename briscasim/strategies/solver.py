@@ -13,11 +13,12 @@ depth-limited search stops at the first trick boundary ``horizon`` plies down an
 margin taken so far.
 
 Transposition table. The value of a node depends on the engine state (``step`` reads nothing
-else besides the rules), the side searching and, in a depth-limited search, the plies left
-to the horizon (all counts <= 0 are alike: stop at the next trick boundary; all counts above
-``MAX_PLY`` are alike: no horizon). The key is a 64-bit hash of exactly these: the whole
-state, so the points, the tricks won and the cards known are in it and two nodes share an
-entry only if their subtrees are the same game. The table is direct-mapped (``TT_SIZE``
+else besides the rules, and never the order in which the cards were played, ``S_PLAYS``), the
+side searching and, in a depth-limited search, the plies left to the horizon (all counts <= 0
+are alike: stop at the next trick boundary; all counts above ``MAX_PLY`` are alike: no
+horizon). The key is a 64-bit hash of exactly these: the whole state but ``S_PLAYS``, so the
+points, the tricks won and the cards known are in it and two nodes share an entry only if
+their subtrees are the same game. The table is direct-mapped (``TT_SIZE``
 entries, replace always) and an entry holds the whole 64-bit key, so a wrong hit needs a
 64-bit collision. An entry stores the value found and whether it is exact or a lower or
 upper bound (alpha-beta's window), and the best move, which is tried first when the node is
@@ -40,8 +41,9 @@ from numba import njit
 
 from ..engine.core import legal_actions, step
 from ..engine.layout import (DRAW, EVERY_FEATURE, MAX_LEGAL, NO_CARD, N_CARD_IDS,
-                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, R_AUCTION, R_N_SIDES,
-                             R_OBJECTIVE, R_PLAYERS, R_SIDE, S_CALLER, S_HOLDER, S_PHASE, S_POINTS, S_N_TRICKS, S_TRICK_N,
+                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_AUCTION,
+                             R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, S_CALLER, S_HOLDER,
+                             S_PHASE, S_PLAYS, S_POINTS, S_N_TRICKS, S_TRICK_N,
                              S_TRICK_NO, S_TURN, S_WINNER, STATE_LEN)
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
@@ -243,24 +245,27 @@ def _mix(h):
 
 @njit(cache=True, _nrt=False, inline="always")
 def state_key(state, side, plies_left):
-    """The table key of a node: a 64-bit hash of the whole ``state`` (FNV-1a steps over its
-    entries packed four to a word, in four independent lanes, each finalised), the searching
-    ``side`` and the plies left to the horizon, clipped to ``0..MAX_PLY + 1``; never 0."""
+    """The table key of a node: a 64-bit hash of the whole ``state`` but the order of play
+    (``S_PLAYS``; FNV-1a steps over its entries packed four to a word, in four independent
+    lanes, each finalised), the searching ``side`` and the plies left to the horizon, clipped
+    to ``0..MAX_PLY + 1``; never 0."""
     prime = np.uint64(0x100000001b3)
     h0 = np.uint64(0xcbf29ce484222325)
     h1 = np.uint64(0x84222325cbf29ce4)
     h2 = np.uint64(0x9e3779b97f4a7c15)
     h3 = np.uint64(0x7f4a7c159e3779b9)
-    i = 0
-    while i + 16 <= STATE_LEN:
-        h0 = (h0 ^ _word(state, i)) * prime
-        h1 = (h1 ^ _word(state, i + 4)) * prime
-        h2 = (h2 ^ _word(state, i + 8)) * prime
-        h3 = (h3 ^ _word(state, i + 12)) * prime
-        i += 16
-    while i < STATE_LEN:
-        h0 = (h0 ^ np.uint64(state[i] & 0xffff)) * prime
-        i += 1
+    i, end = 0, S_PLAYS
+    for _ in range(2):      # the state but the order of play: transpositions share entries
+        while i + 16 <= end:
+            h0 = (h0 ^ _word(state, i)) * prime
+            h1 = (h1 ^ _word(state, i + 4)) * prime
+            h2 = (h2 ^ _word(state, i + 8)) * prime
+            h3 = (h3 ^ _word(state, i + 12)) * prime
+            i += 16
+        while i < end:
+            h0 = (h0 ^ np.uint64(state[i] & 0xffff)) * prime
+            i += 1
+        i, end = PUBLIC_LEN, STATE_LEN
     d = min(max(plies_left, 0), MAX_PLY + 1)
     h = _mix(_mix(h0 ^ np.uint64(side * 256 + d)) + _mix(h1) * np.uint64(3)
              + _mix(h2) * np.uint64(5) + _mix(h3) * np.uint64(7))
