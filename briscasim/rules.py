@@ -461,6 +461,7 @@ class Rules:
                   L.S_SWAP2_CARD):
             s[f] = -1
         s[L.S_SEAT_BIDS:L.S_SEAT_BIDS + L.MAX_PLAYERS] = -1
+        s[L.S_PLAYED_BY:L.S_PLAYED_BY + L.N_CARD_IDS] = -1
         if self.chiamata:
             # every card is dealt: no stock, no face-up card, no trump before the call
             s[L.S_N_TRICKS] = self.tricks

@@ -41,7 +41,7 @@ from .layout import (  # the options of the named forms, and the features a kern
     EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
     R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
     RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
-    SIGNALS_RAIS, SIG_VALID, S_SEAT_POINTS, S_TARGET_SEAT,
+    SIGNALS_RAIS, SIG_VALID, S_PLAYED_BY, S_SEAT_POINTS, S_TARGET_SEAT,
 )
 from .rng import STREAMS_PER_DEAL, shuffle, start_stream, substream_key
 
@@ -671,6 +671,7 @@ def step(rules, state, action, events=None, features=EVERY_FEATURE):
             return -1
         if packed_hands(rules, features):
             remove_slot(state, hand_base(seat), slot)
+            state[at(S_PLAYED_BY + action)] = seat     # Chiamata: read against the auction
         else:
             state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action

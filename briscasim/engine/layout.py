@@ -206,6 +206,8 @@ S_GAME_POINTS = STATE.field("game_points", MAX_PLAYERS, "game points of each sea
                             "finished deal")
 S_SEAT_BIDS = STATE.field("seat_bids", MAX_PLAYERS, "each seat's latest bid level in the "
                           "auction, -1: none")
+S_PLAYED_BY = STATE.field("played_by", N_CARD_IDS, "Chiamata: the seat that played each card, "
+                          "-1: not played (yet)")
 PUBLIC_LEN = STATE.length
 # hidden part
 S_HANDS = STATE.field("hands", MAX_PLAYERS * MAX_HAND, "hands, MAX_HAND slots a seat, NO_CARD "

@@ -11,7 +11,12 @@ Every iteration:
    the current trick: a world in which greedy, holding that seat's cards plus the card it
    played, would have played another card is kept only with probability ``infer``
    (rejection; at most 64 draws). Greedy is deterministic, so such a world is unlikely
-   against greedy; ``infer > 0`` keeps it possible against other opponents;
+   against greedy; ``infer > 0`` keeps it possible against other opponents. In Briscola
+   Chiamata, with ``infer_auction < 1``, a world is kept only with probability
+   ``infer_auction`` if greedy's bidding rule, which every seat but ``random`` bids by, on
+   the hands as dealt in it would not have ended the auction as it ended (every seat's
+   latest bid, the passes, the contract, the caller, the called card): a seat that bid high
+   holds strong cards (:func:`auction_weight`);
 2. descends the tree. At the seat's own nodes it considers only the actions legal in this
    world, expands an untried one if any, else picks the child maximising
    ``mean + c * sqrt(ln(availability) / visits)``. The other seats' moves are, with
@@ -53,7 +58,7 @@ slower) 0.707: no gain, none kept.
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
-``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``.
+``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``infer_auction``.
 """
 import math
 import time
@@ -62,17 +67,20 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import hand_base, hand_of, legal_actions, signals
-from ..engine.layout import (DRAW, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_SIDES,
-                             NO_CARD,
-                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_DECK,
-                             R_AUCTION, R_DECK_N, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
-                             R_POINTS, R_SIDE, R_SIGNALS, S_BLACK_HAND, S_GAME_POINTS,
-                             S_KNOWN, S_LEADER, S_PHASE,
-                             S_POINTS, S_TRICK, S_TRICK_N, S_TURN, S_WINNER, STATE_LEN)
+from ..engine.core import give, hand_base, hand_of, legal_actions, signals, step
+from ..engine.layout import (DRAW, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_LEGAL_ANY,
+                             MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
+                             OBJECTIVE_FEWEST, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY,
+                             PUBLIC_LEN, R_DECK, R_AUCTION, R_DECK_N, R_N_SIDES, R_OBJECTIVE,
+                             R_PLAYERS, R_POINTS, R_SIDE, R_SIGNALS, R_START_STATE, S_BID,
+                             S_BLACK_HAND, S_CALLED, S_CALLER, S_GAME_POINTS, S_HANDS, S_KNOWN,
+                             S_LEADER, S_PASSED, S_PHASE, S_PLAYED_BY, S_POINTS, S_SEAT_BIDS,
+                             S_TRICK, S_TRICK_N, S_TURN, S_WINNER, START_STATE_SLOTS,
+                             STATE_LEN)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
+from .bidding import contract_decision
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
@@ -82,7 +90,7 @@ from .solver import copy_state, endgame_action, play, point_margin
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
- P_MARGIN_WEIGHT) = range(12)
+ P_MARGIN_WEIGHT, P_INFER_AUCTION) = range(13)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -118,6 +126,10 @@ DEFINITION = StrategyDef(
               "is then that of the other sides)"),
         Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
               "margin reward mixed into it (0 = win / draw / loss only)"),
+        Param("infer_auction", float, 1.0, 0.0, 1.0, "Briscola Chiamata: weight of a sampled "
+              "world in which greedy's bidding rule, on the hands as dealt in it, would not "
+              "have bid and called as the auction went (1 = the auction is ignored, 0 = such "
+              "worlds are rejected)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -188,7 +200,7 @@ class Workspace(NamedTuple):
     world: np.ndarray           # int16 state: the sampled world being played
     before: np.ndarray          # int16 state: a world rewound to a play (inference)
     legal: np.ndarray           # int16: legal actions at a node of the seat's own
-    move_legal: np.ndarray      # int16: legal actions of a policy move
+    move_legal: np.ndarray      # int16: legal actions of a policy move (or a bid)
     rewards: np.ndarray         # float64 per side: the play-out's rewards
     rollout_params: np.ndarray  # float64: parameters of the play-out policy
     greedy_params: np.ndarray   # float64: greedy's defaults (opponent model, inference)
@@ -264,6 +276,39 @@ def world_weight(rules, world, seat, infer, greedy_params, before, rng, legal):
     return w
 
 
+@njit(cache=True, _nrt=False)
+def auction_weight(rules, world, infer, deal, legal):
+    """Briscola Chiamata: 1 if greedy's bidding rule (:func:`~.bidding.contract_decision`),
+    bidding and calling for every seat on its hand as dealt in ``world`` (the cards it holds
+    there and those it played, ``S_PLAYED_BY``), ends the auction as it ended: every seat's
+    latest bid, the seats that passed, the contract, the caller and the called card; else
+    ``infer`` (jitted). ``deal`` receives the auction played again, ``legal`` is scratch for
+    ``MAX_LEGAL_ANY`` actions.
+
+    Every seat but ``random`` and user strategies bids by that rule, so against such players
+    a world in which the auction would have gone otherwise is impossible."""
+    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
+    for i in range(STATE_LEN):
+        deal[i] = start[i]
+    for i in range(S_HANDS, S_HANDS + MAX_PLAYERS * MAX_HAND):
+        deal[i] = world[i]
+    for c in range(N_CARD_IDS):
+        s = world[S_PLAYED_BY + c]
+        if s >= 0:
+            # a played card back into its hand (bids and calls do not depend on the order)
+            give(deal, s, c)
+    while deal[S_PHASE] >= PHASE_AUCTION:
+        seat = deal[S_TURN]
+        moves = legal[:legal_actions(rules, deal, legal)]
+        step(rules, deal, contract_decision(rules, deal[:PUBLIC_LEN], hand_of(rules, deal, seat),
+                                            moves))
+    same = ((deal[S_BID] == world[S_BID]) & (deal[S_CALLER] == world[S_CALLER])
+            & (deal[S_CALLED] == world[S_CALLED]) & (deal[S_PASSED] == world[S_PASSED]))
+    for s in range(rules[R_PLAYERS]):
+        same &= deal[S_SEAT_BIDS + s] == world[S_SEAT_BIDS + s]
+    return 1.0 if same else infer
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _add_child(tree, node, c, a, to_move, available):
     """Make the free node ``c`` the child of ``node`` reached by ``a`` (played by
@@ -306,6 +351,8 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
     own_eps = params[P_OWN_EPSILON]
     side = rules[R_SIDE + seat]
     observed = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
+    infer_auction = params[P_INFER_AUCTION] if rules[R_AUCTION] != 0 else 1.0
+    weigh = (infer < 1.0 and observed > 0) or infer_auction < 1.0
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
@@ -319,13 +366,16 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
             break
         it += 1
         sample_world(ws.base, ws.spec, rng, world)
-        if infer < 1.0 and observed > 0:
-            for _ in range(_MAX_REJECTIONS):
+        for _ in range(_MAX_REJECTIONS if weigh else 0):
+            w = 1.0
+            if infer < 1.0 and observed > 0:
                 w = world_weight(rules, world, seat, infer, ws.greedy_params, ws.before, rng,
                                  ws.move_legal)
-                if w >= 1.0 or uniform(rng) < w:
-                    break
-                sample_world(ws.base, ws.spec, rng, world)
+            if infer_auction < 1.0 and w > 0.0:
+                w *= auction_weight(rules, world, infer_auction, ws.before, ws.move_legal)
+            if w >= 1.0 or uniform(rng) < w:
+                break
+            sample_world(ws.base, ws.spec, rng, world)
         node = 0
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
@@ -419,7 +469,7 @@ def run_search(rules, public, hand, seat, sig, params, rng):
     o_spec = o_before + aligned(2 * STATE_LEN)
     o_legal = o_spec + aligned(8 * SPEC_LEN)
     o_move_legal = o_legal + aligned(8 * MAX_LEGAL)
-    o_rewards = o_move_legal + aligned(8 * MAX_LEGAL)
+    o_rewards = o_move_legal + aligned(2 * MAX_LEGAL_ANY)
     o_rollout = o_rewards + aligned(8 * MAX_SIDES)
     o_greedy = o_rollout + aligned(8 * N_PARAMS)
     o_path = o_greedy + aligned(8 * N_PARAMS)
@@ -437,7 +487,7 @@ def run_search(rules, public, hand, seat, sig, params, rng):
                    view(block, o_world, STATE_LEN, np.int16),
                    view(block, o_before, STATE_LEN, np.int16),
                    view(block, o_legal, MAX_LEGAL, np.int16),
-                   view(block, o_move_legal, MAX_LEGAL, np.int16),
+                   view(block, o_move_legal, MAX_LEGAL_ANY, np.int16),
                    view(block, o_rewards, MAX_SIDES, np.float64),
                    view(block, o_rollout, N_PARAMS, np.float64),
                    view(block, o_greedy, N_PARAMS, np.float64),
