@@ -124,6 +124,9 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     out = np.empty((count * rotations, record_len(rules)), np.int32)
     r, w16, w64 = work if work is not None else batch.new_work()
     r[:] = rules.to_array()
+    # the state (the scratch's first entries): who played each card is not copied from the
+    # start template by a kernel without Chiamata's code (engine.core.start_deal)
+    w16[L.S_PLAYED_BY:L.S_PLAYED_BY + L.N_CARD_IDS] = -1
     missing = needed_features(rules, lineup) & ~features
     if missing:
         raise ValueError(f"a kernel of rule features {features:#x} cannot play "
