@@ -351,12 +351,10 @@ def start_deal(rules, state, deck, events=None, features=EVERY_FEATURE):
     """
     n = rules[R_PLAYERS]
     start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
-    # S_PLAYED_BY is written in Briscola Chiamata only: a kernel without its code copies the
-    # template around it, as many entries as before the field came, and the entries stay -1
-    # (simulate.play_chunk sets them in its scratch)
-    for i in range(S_PLAYED_BY):
-        state[i] = start[i]
-    for i in range(S_PLAYED_BY + (0 if features & F_AUCTION else N_CARD_IDS), STATE_LEN):
+    # S_PLAYED_BY, the state's first field, is written in Briscola Chiamata only: a kernel
+    # without its code copies the template after it, as many entries as before the field
+    # came, and the entries stay -1 (simulate.play_chunk sets them in its scratch)
+    for i in range(0 if features & F_AUCTION else S_PLAYED_BY + N_CARD_IDS, STATE_LEN):
         state[i] = start[i]
     pos = 0
     for r in range(rules[R_HAND_SIZE]):

@@ -161,6 +161,10 @@ EVERY_FEATURE = 511
 # ---- deal state (int16) --------------------------------------------------------------------
 STATE = Block("deal state", "int16")
 # public part: what every seat may know
+# first: a trick game's kernel, which never writes it, copies the rest of the start template
+# as one range (core.start_deal)
+S_PLAYED_BY = STATE.field("played_by", N_CARD_IDS, "Chiamata: the seat that played each card, "
+                          "-1: not played (yet)")
 S_PHASE = STATE.field("phase", 1, "PHASE_*")
 S_TURN = STATE.field("turn", 1, "seat to act")
 S_LEADER = STATE.field("leader", 1, "seat that led (or will lead) the current trick")
@@ -206,8 +210,6 @@ S_GAME_POINTS = STATE.field("game_points", MAX_PLAYERS, "game points of each sea
                             "finished deal")
 S_SEAT_BIDS = STATE.field("seat_bids", MAX_PLAYERS, "each seat's latest bid level in the "
                           "auction, -1: none")
-S_PLAYED_BY = STATE.field("played_by", N_CARD_IDS, "Chiamata: the seat that played each card, "
-                          "-1: not played (yet)")
 PUBLIC_LEN = STATE.length
 # hidden part
 S_HANDS = STATE.field("hands", MAX_PLAYERS * MAX_HAND, "hands, MAX_HAND slots a seat, NO_CARD "
@@ -361,4 +363,4 @@ for _block, _length in ((RULES, RULES_LEN), (STATE, STATE_LEN), (EVENT, 4),
                         (RECORD, CHIAMATA_RECORD_LEN)):
     _block.check(_length)
 assert RECORD_LEN == 21 and ACTION_CALL + N_CARD_IDS == N_ACTIONS
-assert PUBLIC_LEN == S_HANDS and 4 * START_STATE_SLOTS >= STATE_LEN
+assert PUBLIC_LEN == S_HANDS and S_PLAYED_BY == 0 and 4 * START_STATE_SLOTS >= STATE_LEN
