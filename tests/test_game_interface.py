@@ -112,7 +112,7 @@ def test_layout_blocks_are_checked():
     bad.fields.append(L.Field("b", 1, 2, "overlaps a"))
     with pytest.raises(AssertionError, match="overlaps"):
         bad.check()
-    assert "| 0 | 1 | `phase` |" in L.STATE.table()
+    assert "| 0 | 48 | `played_by` |" in L.STATE.table()
 
 
 @pytest.mark.parametrize("call, words", [
