@@ -11,6 +11,7 @@ from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
+from briscasim.strategies.bidding import contract_decision
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
 from briscasim.strategies.solver import WIN, new_search
@@ -47,6 +48,7 @@ def _params(iterations, **kw):
     ("brisca-6-threes", "ismcts:iterations=25"),
     ("brisca-2-blackhand", "ismcts:iterations=25"),
     ("brisca-reves", "ismcts:iterations=25,reward=margin"),
+    ("chiamata-5", "ismcts:iterations=25,infer_auction=0"),
 ])
 def test_legal_and_deterministic(preset, spec):
     rules = Rules.preset(preset)
@@ -198,6 +200,36 @@ def test_history_inference_reads_the_past_tricks():
                         doctored += 1
             deal.play(int(greedy_strategy(r, v.public, v.hand, legal, seat, 0, gp, rng)))
     assert checked > 50 and doctored > 5
+
+
+def test_auction_weight_rejects_a_world_inconsistent_with_the_bids():
+    """Briscola Chiamata: the world as dealt, auctioned by greedy's bidding rule, keeps weight
+    1 at any point of the play; the same world with the caller's hand swapped for another
+    seat's (who passed, or bid less) weighs ``infer``."""
+    rules = Rules.preset("chiamata-5")
+    deal_state = np.zeros(L.STATE_LEN, np.int16)
+    legal = np.zeros(L.MAX_LEGAL_ANY, np.int16)
+    played = 0
+    for d in range(12):
+        deal = Deal.from_seed(rules, 3, d)
+        while deal.state[L.S_PHASE] >= L.PHASE_AUCTION:
+            v = deal.view(deal.turn)
+            deal.play(int(contract_decision(deal._r, v.public, v.hand,
+                                            np.array(deal.legal_actions(), np.int16))))
+        if deal.over:
+            continue    # everybody passed
+        for _ in range(d % 17):
+            deal.play(int(deal.legal_actions()[-1]))
+        world = deal.state.copy()
+        assert M.auction_weight(deal._r, world, 0.25, deal_state, legal) == 1.0
+        caller = world[L.S_CALLER]
+        a = L.S_HANDS + caller * L.MAX_HAND
+        b = L.S_HANDS + (caller + 1) % rules.players * L.MAX_HAND
+        world[a:a + L.MAX_HAND], world[b:b + L.MAX_HAND] = (deal.state[b:b + L.MAX_HAND],
+                                                            deal.state[a:a + L.MAX_HAND])
+        assert M.auction_weight(deal._r, world, 0.25, deal_state, legal) == 0.25
+        played += 1
+    assert played >= 8
 
 
 def test_time_budget_stops_the_search():

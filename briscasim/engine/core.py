@@ -157,11 +157,36 @@ def _winning(rules, state, k):
 
 # ---- hands -----------------------------------------------------------------------------
 # A seat's hand is MAX_HAND slots of the state from S_HANDS + seat * MAX_HAND; a hand of
-# hand_size cards fills the first hand_size of them, and every empty slot is NO_CARD. The
+# hand_size cards fills the first hand_size of them, and every empty slot is NO_CARD (where a
+# card was played, or, when the hands are packed, the slots after the cards left). The
 # slot tests compare all MAX_HAND slots at once (one vector compare): the empty slots past
 # the hand size never match a card, so the same code serves every hand size.
 
 assert MAX_HAND == 8, "slots_equal compares eight slots"
+
+
+def _splat(builder, value, lanes):
+    """The code of a vector of ``lanes`` int16, each ``value``."""
+    vector = ir.VectorType(ir.IntType(16), lanes)
+    one = builder.insert_element(ir.Constant(vector, ir.Undefined),
+                                 builder.trunc(value, ir.IntType(16)), ir.IntType(32)(0))
+    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
+                                  ir.Constant(ir.VectorType(ir.IntType(32), lanes),
+                                              [0] * lanes))
+
+
+def _equal_bits(context, builder, array_type, array, first, value, lanes, below=False):
+    """The code of a bit per entry ``i`` of ``array[first + i] == value`` (or, with
+    ``below``, ``0 <= array[first + i] < value``) for ``lanes`` int16 entries: one vector
+    compare, zero-extended to 64 bits."""
+    data = context.make_array(array_type)(context, builder, array).data
+    vector = ir.VectorType(ir.IntType(16), lanes)
+    entries = builder.load(builder.bitcast(builder.gep(data, [first]), vector.as_pointer()),
+                           align=2)
+    every = _splat(builder, value, lanes)
+    test = (builder.icmp_unsigned("<", entries, every) if below
+            else builder.icmp_signed("==", entries, every))
+    return builder.zext(builder.bitcast(test, ir.IntType(lanes)), ir.IntType(64))
 
 
 @intrinsic
@@ -171,19 +196,62 @@ def slots_equal(typingctx, state, start, value):
     it: there is no bounds check)."""
     def codegen(context, builder, signature, args):
         array, first, v = args
-        data = context.make_array(signature.args[0])(context, builder, array).data
-        lanes = ir.VectorType(ir.IntType(16), MAX_HAND)
-        slots = builder.load(builder.bitcast(builder.gep(data, [first]), lanes.as_pointer()),
-                             align=2)
-        one = builder.insert_element(ir.Constant(lanes, ir.Undefined),
-                                     builder.trunc(v, ir.IntType(16)), ir.IntType(32)(0))
-        every = builder.shuffle_vector(one, ir.Constant(lanes, ir.Undefined),
-                                       ir.Constant(ir.VectorType(ir.IntType(32), MAX_HAND),
-                                                   [0] * MAX_HAND))
-        bits = builder.bitcast(builder.icmp_signed("==", slots, every),
-                               ir.IntType(MAX_HAND))
-        return builder.zext(bits, ir.IntType(64))
+        return _equal_bits(context, builder, signature.args[0], array, first, v, MAX_HAND)
     return types.int64(state, start, value), codegen
+
+
+@intrinsic
+def known_bits(typingctx, public, value):
+    """A bit per card id ``c`` of ``public[S_KNOWN + c] == value`` (jitted; vector compares;
+    ``public`` an int16 array holding at least the public state)."""
+    def codegen(context, builder, signature, args):
+        array, v = args
+        return _equal_bits(context, builder, signature.args[0], array,
+                           ir.IntType(64)(S_KNOWN), v, N_CARD_IDS)
+    return types.int64(public, value), codegen
+
+
+@intrinsic
+def known_in_hands(typingctx, public, players):
+    """A bit per card id ``c`` publicly known to be in a hand: ``0 <= public[S_KNOWN + c] <
+    players`` (jitted; vector compares)."""
+    def codegen(context, builder, signature, args):
+        array, n = args
+        return _equal_bits(context, builder, signature.args[0], array,
+                           ir.IntType(64)(S_KNOWN), n, N_CARD_IDS, below=True)
+    return types.int64(public, players), codegen
+
+
+@intrinsic
+def remove_slot(typingctx, state, start, slot):
+    """Take the card out of slot ``slot`` of the eight slots from ``start``, moving the later
+    slots down one and ``NO_CARD`` into the last (jitted; one vector load, shuffle, select and
+    store; ``state`` an int16 array with the eight entries in it: there is no bounds check)."""
+    def codegen(context, builder, signature, args):
+        array, first, k = args
+        data = context.make_array(signature.args[0])(context, builder, array).data
+        i16 = ir.IntType(16)
+        lanes = ir.VectorType(i16, MAX_HAND)
+        where = builder.bitcast(builder.gep(data, [first]), lanes.as_pointer())
+        slots = builder.load(where, align=2)
+        down = builder.shuffle_vector(
+            slots, ir.Constant(lanes, [NO_CARD] * MAX_HAND),
+            ir.Constant(ir.VectorType(ir.IntType(32), MAX_HAND), list(range(1, MAX_HAND + 1))))
+        before = builder.icmp_signed("<", ir.Constant(lanes, list(range(MAX_HAND))),
+                                     _splat(builder, k, MAX_HAND))
+        builder.store(builder.select(before, slots, down), where, align=2)
+        return context.get_dummy_value()
+    return types.none(state, start, slot), codegen
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def packed_hands(rules, features=EVERY_FEATURE):
+    """True if the hands are kept packed: a card played leaves the hand by
+    :func:`remove_slot`, so a hand of ``k`` cards fills its first ``k`` slots in the order
+    dealt. So in Briscola Chiamata, where every card is dealt and none drawn: the hand is
+    its own legal list (:func:`legal_view`). Games with a stock leave the slot empty for
+    the card drawn next (jitted)."""
+    return (features & F_AUCTION) != 0 and rules[R_AUCTION] != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -243,7 +311,7 @@ def _fails_to_follow(rules, state, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _give(state, seat, card):
+def give(state, seat, card):
     """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
     base = hand_base(seat)
     state[at(base + trailing_zeros(slots_equal(state, base, NO_CARD)))] = card
@@ -426,7 +494,7 @@ def _draw_round(rules, state, seat, events, features=EVERY_FEATURE):
             card = state[S_FACE_UP]
             state[at(S_KNOWN + card)] = seat
         to_draw -= 1
-        _give(state, seat, card)
+        give(state, seat, card)
         # the rules tests are the same all deal long: predictable
         if features & F_SHOWN and (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
             _show_drawn(rules, state, seat, card, drawn, facedown)
@@ -603,7 +671,10 @@ def step(rules, state, action, events=None, features=EVERY_FEATURE):
         if (features & F_FOLLOW_SUIT and rules[R_FOLLOW_SUIT] != 0 and played > 0
                 and _fails_to_follow(rules, state, seat, action)):
             return -1
-        state[at(hand_base(seat) + slot)] = NO_CARD
+        if packed_hands(rules, features):
+            remove_slot(state, hand_base(seat), slot)
+        else:
+            state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
         state[at(S_PLAYS + state[S_TRICK_NO] * n + played)] = PLAY_SEAT * seat + action
@@ -691,12 +762,18 @@ def legal_actions(rules, state, out, features=EVERY_FEATURE):
 def legal_view(rules, state, seat, hand, out, features=EVERY_FEATURE):
     """The legal actions of ``seat``, the seat to act, as an array (jitted): ``hand`` itself
     (:func:`hand_of`), when every slot of it holds a card that may be played (most
-    decisions: nothing is copied), otherwise :func:`legal_actions` written into ``out``
-    (int16, as the hand). Either way the same actions in the same order; with
-    ``must_follow_suit`` a follower's legal cards are always listed in ``out``."""
-    empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
+    decisions: nothing is copied), or its cards when the hands are packed
+    (:func:`packed_hands`), otherwise :func:`legal_actions` written into ``out`` (int16, as
+    the hand). Either way the same actions in the same order; with ``must_follow_suit`` a
+    follower's legal cards are always listed in ``out``."""
     free = ((features & F_FOLLOW_SUIT) == 0) | (rules[R_FOLLOW_SUIT] == 0) | (
         state[S_TRICK_N] == 0)
+    if packed_hands(rules, features):
+        if (state[S_PHASE] == PHASE_PLAY) & free:
+            # a card a trick from a hand of hand_size: the seat to act has not played yet
+            return hand[:rules[R_HAND_SIZE] - state[S_TRICK_NO]]
+        return out[:legal_actions(rules, state, out, features)]
+    empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
     if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
     return out[:legal_actions(rules, state, out, features)]

@@ -16,6 +16,7 @@ than ``random`` (the search strategies search the play, not the auction). The ru
 
 Everything it reads is the seat's own hand, the rules and the public auction.
 """
+import numpy as np
 from numba import njit
 
 from ..engine.core import at, card_face, card_points, card_strength, card_suit
@@ -43,33 +44,31 @@ def _suit_values(rules, hand):
 @njit(cache=True, _nrt=False)
 def expected_points(rules, hand):
     """The card points the seat expects its side to take as caller (module docstring); one
-    pass over the hand."""
-    v0 = v1 = v2 = v3 = 0       # trump values
-    n0 = n1 = n2 = n3 = 0       # cards per suit
-    pts = 0
-    highs = 0
+    pass over the hand.
+
+    Each card adds its part to one int64 of byte and nibble fields, so the pass is one sum:
+    the trump value of each suit (bits 0-31, a byte a suit: at most 8 * 4 + 30), the cards
+    of each suit (bits 32-47, a nibble a suit), the card points (bits 48-55: at most 84) and
+    the A and 3 held (bits 56-59)."""
+    total = np.int64(0)
     for i in range(hand.shape[0]):
         c = hand[i]
         s = card_suit(rules, c)
         p = card_points(rules, c)
-        pts += p
         face = card_face(rules, c)
-        highs += (face == _A) | (face == _THREE)
-        n0 += s == 0
-        n1 += s == 1
-        n2 += s == 2
-        n3 += s == 3
-        v0 += 4 + p if s == 0 else 0
-        v1 += 4 + p if s == 1 else 0
-        v2 += 4 + p if s == 2 else 0
-        v3 += 4 + p if s == 3 else 0
+        high = np.int64((face == _A) | (face == _THREE))
+        part = (((4 + p) << (8 * s)) | (np.int64(1) << (32 + 4 * s)) | (p << 48)
+                | (high << 56))
+        total += part if c >= 0 else 0         # an empty slot adds nothing
+    pts = (total >> 48) & 255
+    highs = (total >> 56) & 15
     # the best suit: the first of highest trump value
-    best, length = v0, n0
-    length = n1 if v1 > best else length
-    best = v1 if v1 > best else best
-    length = n2 if v2 > best else length
-    best = v2 if v2 > best else best
-    length = n3 if v3 > best else length
+    best = -1
+    length = 0
+    for s in range(4):
+        v = (total >> (8 * s)) & 255
+        length = (total >> (32 + 4 * s)) & 15 if v > best else length
+        best = v if v > best else best
     return pts + 5 * length + 2 * highs + 10
 
 
@@ -95,15 +94,16 @@ def contract_decision(rules, public, hand, legal):
     low = rules[R_MIN_POINTS]
     if phase == PHASE_REOPEN:
         return legal[1] if expect >= low else ACTION_PASS
-    deepest = (expect - low) // 2
-    for i in range(1, legal.shape[0]):
+    # the bids are a run of ranks up to the last, then the point contracts, each run in
+    # rising order (legal_auction_actions): a deeper rank asks for more, and so does a later
+    # point contract, so only the first of each run can be the lowest bid it can afford
+    i = 1
+    if i < legal.shape[0] and legal[i] - ACTION_BID < N_RANK_BIDS:
         level = legal[i] - ACTION_BID
-        if level < N_RANK_BIDS:
-            if expect >= low and level <= deepest:
-                return legal[i]
-        elif level - N_RANK_BIDS + FIRST_POINT_BID <= expect:
+        if expect >= low and level <= (expect - low) // 2:
             return legal[i]
-        else:
-            break       # the later point contracts ask for more
+        i += N_RANK_BIDS - level
+    if i < legal.shape[0] and legal[i] - ACTION_BID - N_RANK_BIDS + FIRST_POINT_BID <= expect:
+        return legal[i]
     return ACTION_PASS
 

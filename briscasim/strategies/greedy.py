@@ -40,10 +40,11 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
-                           seat_after, trick_winner_index)
+                           known_bits, known_in_hands, seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
-                             PHASE_AUCTION, RAIS_WINNER, R_SIGNALS, R_TARGET_POINTS,
+                             N_CARD_IDS, PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
+                             R_SIGNALS, R_TARGET_POINTS,
                              S_PHASE, S_SEAT_POINTS, SIGNALS_RAIS,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
@@ -152,35 +153,26 @@ def _hand_bits(hand):
 def _threatened(rules, public, hand, seat, pos, winner_card, mates):
     """True if an opponent still to play in this trick may hold a card beating
     ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``);
-    ``mates`` are the seats known to be on the seat's side (:func:`~.view.known_mates`)."""
+    ``mates`` are the seats known to be on the seat's side (:func:`~.view.known_mates`).
+    Worked on bit masks of card ids: the beaters of the card, the cards unseen by the seat,
+    the cards known to be in the hands of those opponents."""
     n = V.players(rules)
     trump = V.trump(public)
-    opponent_after = False
+    after = 0           # the opponents still to play
     for k in range(1, n - pos):
-        p = seat_after(seat, k, n)
-        if (mates >> p) & 1 == 0:
-            opponent_after = True
-    if not opponent_after:
+        after |= 1 << seat_after(seat, k, n)
+    after &= ~mates
+    if after == 0:
         return False
-    # only a card of the winning card's suit or a trump (if there is one) can beat it
-    own = _hand_bits(hand)
-    suit = card_suit(rules, winner_card)
-    for j in range(1 if (suit == trump) | (trump == NO_TRUMP) else 2):
-        first = 12 * (suit if j == 0 else trump)
-        for c in range(first, first + 12):
-            if not beats(rules, c, winner_card, trump):
-                continue            # tested first: the cheapest test that rules a card out
-            where = V.where(public, c)
-            if where == KNOWN_UNSEEN:
-                if (own >> c) & 1 != 0:
-                    continue        # the seat's own card
-            elif 0 <= where < n:
-                k = where - seat
-                k += n if k < 0 else 0
-                if k == 0 or k >= n - pos or (mates >> where) & 1 != 0:
-                    continue        # not an opponent still to play
-            else:
-                continue            # played, face up or out of the deal
+    # a stronger card of the winning card's suit, or any trump over a plain card
+    beaters = rules[at(R_CARD_STRONGER + winner_card)]
+    if (card_suit(rules, winner_card) != trump) & (trump != NO_TRUMP):
+        beaters |= np.int64(0xFFF) << (12 * trump)
+    if known_bits(public, KNOWN_UNSEEN) & ~_hand_bits(hand) & beaters != 0:
+        return True
+    shown = known_in_hands(public, n) & beaters     # rare: open hands, face-up card drawn
+    for c in range(N_CARD_IDS if shown != 0 else 0):
+        if (shown >> c) & 1 != 0 and (after >> V.where(public, c)) & 1 != 0:
             return True
     return False
 
@@ -256,11 +248,12 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     backed = False
     if features & F_SIGNALS and not last and signals != 0:
         backed = _partner_backs(rules, public, hand, seat, signals, pos)
-    # One pass over the legal cards finds both candidates (selects rather than branches
+    # One pass over the legal cards finds the three candidates (selects rather than branches
     # where the outcome is as random as the deal):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
-    # 2. a trick worth a trump: the lowest trump that wins.
+    # 2. a trick worth a trump: the lowest trump that wins;
+    # 3. not worth fighting for: the card of least keep cost (the first).
     check_threat = not last and not backed
     fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
     low_table = table < params[P_HIGH_TRUMP_THRESHOLD]
@@ -268,8 +261,14 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     bank_key = -1000
     ruff = NO_CARD
     ruff_strength = 1000
+    cheapest = cards[0]
+    cheapest_cost = _keep_cost(rules, cheapest, trump, trump_keep)
     for i in range(len(cards)):
         c = cards[i]
+        cost = _keep_cost(rules, c, trump, trump_keep)
+        cheaper = cost < cheapest_cost
+        cheapest = c if cheaper else cheapest
+        cheapest_cost = cost if cheaper else cheapest_cost
         wins = beats(rules, c, best, trump)
         is_trump = card_suit(rules, c) == trump
         strength = card_strength(rules, c)
@@ -284,9 +283,8 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
         take = is_trump & wins & (not saved) & fight & (strength < ruff_strength)
         ruff = c if take else ruff
         ruff_strength = strength if take else ruff_strength
-    # 3. not worth fighting for: the card of least keep cost (all three candidates are worked
-    # out and the first that applies is selected: which one applies is as random as the deal)
-    cheapest = _cheapest(rules, cards, trump, trump_keep)
+    # all three candidates are worked out and the first that applies is selected: which one
+    # applies is as random as the deal
     return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
 
 
