@@ -25,7 +25,8 @@ from .stats import mean_interval, mean_sd, wilson_interval
 from .jit import compile_seconds
 from .limits import deals_error
 from .strategies.api import KIND_GREEDY, KIND_USER, N_PARAMS
-from .strategies.dispatch import entry_functions, kernel_shape, lineup_shape, search_function
+from .strategies.dispatch import (HAS_SEARCH, HAS_SLOT, entry_functions, kernel_shape,
+                                  lineup_shape, search_function)
 from .strategies.greedy import OBJ_FEWEST, P_OBJECTIVE
 from .strategies.registry import Strategy, StrategyError, resolve
 
@@ -82,7 +83,8 @@ class Lineup:
 def needed_features(rules: Rules, lineup: Lineup) -> int:
     """The rule features (``F_*`` of :mod:`briscasim.engine.layout`) whose code a batch kernel
     needs to play ``rules`` with ``lineup``: the tests of the engine's guards, on the rules
-    vector, and greedy told to play for the fewest points."""
+    vector, greedy told to play for the fewest points, and the order of play for the
+    strategies that may read it (searches, and those played through a function slot)."""
     r = rules.to_array()
     f = 0
     f |= L.F_AUCTION if r[L.R_AUCTION] != 0 else 0
@@ -96,7 +98,8 @@ def needed_features(rules: Rules, lineup: Lineup) -> int:
     fewest = r[L.R_OBJECTIVE] == L.OBJECTIVE_FEWEST or any(
         s.kinds[0] == KIND_GREEDY and s.params[0, P_OBJECTIVE] == OBJ_FEWEST
         for s in lineup.strategies)
-    return f | (L.F_FEWEST if fewest else 0)
+    plays = lineup.own_shape & (HAS_SEARCH | HAS_SLOT) != 0
+    return f | (L.F_FEWEST if fewest else 0) | (L.F_PLAYS if plays else 0)
 
 
 def record_len(rules: Rules) -> int:

@@ -8,7 +8,7 @@ from briscasim.engine import layout as L
 from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
-from briscasim.simulate import Lineup, play_chunk
+from briscasim.simulate import Lineup, needed_features, play_chunk
 from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.bidding import contract_decision
@@ -67,7 +67,8 @@ def test_search_without_rule_features_plays_the_same(preset):
     lineup = Lineup.build(rules, ["ismcts:iterations=40", "greedy", "pimc:worlds=3,depth=2",
                                   "omniscient:depth=2"][:rules.players])
     every = play_chunk(rules, lineup, 7, 0, 2, rotations=rules.players)
-    none = play_chunk(rules, lineup, 7, 0, 2, rotations=rules.players, features=0)
+    none = play_chunk(rules, lineup, 7, 0, 2, rotations=rules.players, features=L.F_PLAYS)
+    assert needed_features(rules, lineup) == L.F_PLAYS
     assert np.array_equal(every, none)
 
 
@@ -97,12 +98,12 @@ def test_side_rewards():
 def _workspace():
     """The search's working memory in numpy arrays, greedy's parameters set."""
     sizes = ((np.int16, L.STATE_LEN), (np.int64, SPEC_LEN), (np.int16, L.STATE_LEN),
-             (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL),
+             (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL_ANY),
              (np.float64, L.MAX_SIDES), (np.float64, N_PARAMS), (np.float64, N_PARAMS),
              (np.int32, M._MAX_PATH), (np.int64, M._MAX_OBS * M._OBS_LEN),
              (np.int16, M._MAX_OBS * L.STATE_LEN), (np.int64, M._INFO_LEN),
              (np.int64, L.MAX_PLAYERS * M._MAX_SINCE * 2),
-             (np.int16, L.MAX_PLAYERS * M._CARRIED))
+             (np.int16, L.MAX_PLAYERS * M._CARRIED), (np.int16, L.STATE_LEN))
     ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
     ws.greedy_params[:] = M._GREEDY_DEFAULTS
     return ws

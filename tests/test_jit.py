@@ -11,13 +11,15 @@ from briscasim import batch
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies import dispatch
+from briscasim.engine.layout import F_PLAYS
 rules = Rules.preset("brisca-2")
 play_chunk(rules, Lineup.build(rules, "random"), 1, 0, 10)
 print(batch.compiled_kernels(), sorted(dispatch._SEARCH_DECIDERS))
 play_chunk(rules, Lineup.build(rules, ["ismcts:iterations=20", "greedy"]), 1, 0, 2)
 play_chunk(rules, Lineup.build(rules, ["pimc:worlds=2", "omniscient"]), 1, 0, 2)
 print(batch.compiled_kernels(), sorted(dispatch._SEARCH_DECIDERS))
-play_chunk(rules, Lineup.build(rules, ["ismcts:iterations=20", "greedy"]), 1, 0, 2, features=0)
+play_chunk(rules, Lineup.build(rules, ["ismcts:iterations=20", "greedy"]), 1, 0, 2,
+           features=F_PLAYS)
 print(sorted(dispatch._SEARCH_DECIDERS))
 print(dispatch.EVERY_SHAPE)
 """
@@ -35,6 +37,7 @@ def test_kernels_compile_on_first_use_only():
     assert out[1] == (f"[('deal', 1, {EVERY_FEATURE}), ('deal', {out[3]}, {EVERY_FEATURE})] "
                       f"[{EVERY_FEATURE}]")
     # a run of rules without features (the classic presets) searches without their code
+    # (the batch kernel records the order of play the searches read)
     assert out[2] == f"[0, {EVERY_FEATURE}]"
 
 
@@ -128,7 +131,8 @@ def test_the_kernel_of_fewer_features_plays_the_same_deals(preset, features):
 def test_a_kernel_without_a_needed_feature_is_refused():
     from briscasim.rules import Rules
     from briscasim.simulate import Lineup, needed_features, play_chunk
-    from briscasim.engine.layout import F_AUCTION, F_BLACK_HAND, F_FEWEST, F_LARGE_HAND
+    from briscasim.engine.layout import (F_AUCTION, F_BLACK_HAND, F_FEWEST, F_LARGE_HAND,
+                                         F_PLAYS)
 
     rules = Rules.preset("chiamata-5")
     lineup = Lineup.build(rules, "random")
@@ -139,6 +143,10 @@ def test_a_kernel_without_a_needed_feature_is_refused():
         Rules.preset("brisca-2"), "random")) == F_BLACK_HAND
     greedy_fewest = Lineup.build(Rules.preset("brisca-2"), "greedy:objective=fewest")
     assert needed_features(Rules.preset("brisca-2"), greedy_fewest) == F_FEWEST
+    # the order of play is recorded for the strategies that may read it
+    for spec in ("ismcts", "expert"):
+        reader = Lineup.build(Rules.preset("brisca-2"), [spec, "random"])
+        assert needed_features(Rules.preset("brisca-2"), reader) == F_PLAYS
     # nor a kernel of strategy kinds the lineup does not fit in
     from briscasim.strategies.dispatch import HAS_RANDOM
     with pytest.raises(ValueError, match="cannot play"):

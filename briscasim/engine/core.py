@@ -39,7 +39,7 @@ from .layout import (
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
 from .layout import (  # the options of the named forms, and the features a kernel holds
-    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_RAIS, F_SHOWN, F_TARGET,
+    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_PLAYS, F_RAIS, F_SHOWN, F_TARGET,
     EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
     R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
     RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
@@ -677,7 +677,8 @@ def step(rules, state, action, events=None, features=EVERY_FEATURE):
             state[at(hand_base(seat) + slot)] = NO_CARD
         state[at(S_TRICK + played)] = action
         state[at(S_KNOWN + action)] = KNOWN_PLAYED
-        state[at(S_PLAYS + state[S_TRICK_NO] * n + played)] = PLAY_SEAT * seat + action
+        if features & F_PLAYS:
+            state[at(S_PLAYS + state[S_TRICK_NO] * n + played)] = PLAY_SEAT * seat + action
         emit(events, EVENT_PLAY, seat, action, played)
         played += 1
         state[S_TRICK_N] = played

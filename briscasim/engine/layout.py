@@ -156,7 +156,8 @@ F_RAIS = 32         # signals = rais
 F_FEWEST = 64       # play for the fewest points (objective = fewest, or a strategy's own)
 F_LARGE_HAND = 128  # hands of more than three cards
 F_SIGNALS = 256     # partner signals (honest or rais)
-EVERY_FEATURE = 511
+F_PLAYS = 512       # the order of play recorded (S_PLAYS), for the strategies that read it
+EVERY_FEATURE = 1023
 
 # ---- deal state (int16) --------------------------------------------------------------------
 STATE = Block("deal state", "int16")

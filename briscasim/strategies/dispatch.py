@@ -19,8 +19,9 @@ import numpy as np
 from numba import njit, types
 
 from ..engine.core import at, hand_of, legal_view, signals
-from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_SIGNALS, MAX_LEGAL_ANY,
-                             MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN, R_SIGNALS, S_PHASE)
+from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_PLAYS, F_SIGNALS, MAX_LEGAL_ANY,
+                             MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN,
+                             R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
@@ -92,11 +93,12 @@ SearchFunction = types.FunctionType(SEARCH_SIGNATURE)
 
 def search_features(features: int) -> int:
     """The rule features (``F_*``) the search slot of a run needing ``features`` compiles
-    for: none when the run needs none (the classic presets), else every feature. Each variant
-    compiles the whole of the searches (tens of seconds), hence two, not one per feature
-    set; the one without features plays the classic presets' searches with some 15% fewer
-    instructions."""
-    return 0 if features == 0 else EVERY_FEATURE
+    for: none when the run needs no rule feature (the classic presets), else every feature.
+    Each variant compiles the whole of the searches (tens of seconds), hence two, not one per
+    feature set; the one without features plays the classic presets' searches with some 15%
+    fewer instructions. The searches read the order of play of the position searched, which
+    the batch kernel records (``F_PLAYS``); their own play-outs need not record it."""
+    return 0 if features & ~F_PLAYS == 0 else EVERY_FEATURE
 
 
 _SEARCH_DECIDERS = {}
