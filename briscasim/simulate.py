@@ -54,15 +54,16 @@ class Lineup:
     def has_user_strategy(self) -> bool:
         return any(s.kinds[0] == KIND_USER for s in self.strategies)
 
-    def arrays(self):
-        """``(kinds, params, entry_fns, search_fn)`` for the kernels (the function slots of
-        :mod:`briscasim.strategies.dispatch`; a strategy played through a slot compiles here
-        on first use)."""
+    def arrays(self, features: int = L.EVERY_FEATURE):
+        """``(kinds, params, entry_fns, search_fn)`` for the kernels of rules of ``features``
+        (the function slots of :mod:`briscasim.strategies.dispatch`; a strategy played
+        through a slot compiles here on first use)."""
         kinds = np.array([s.kinds for s in self.strategies], dtype=np.int64)
         params = np.zeros((len(self.strategies), 2, N_PARAMS))
         for i, s in enumerate(self.strategies):
             params[i] = s.params
-        return kinds, params, entry_functions(self.strategies), search_function(kinds)
+        return (kinds, params, entry_functions(self.strategies),
+                search_function(kinds, features))
 
     @property
     def shape(self) -> int:
@@ -133,8 +134,8 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
         raise ValueError(f"a kernel of shape {shape:#x} cannot play {lineup.labels}")
     kernel = batch.kernel(rules.match_kind, shape, features)
     try:
-        bad = kernel(*lineup.arrays(), r, np.uint64(seed), first, count, rotations, out, w16,
-                     w64)
+        bad = kernel(*lineup.arrays(features), r, np.uint64(seed), first, count, rotations,
+                     out, w16, w64)
     except Exception as e:
         if not lineup.has_user_strategy:
             raise

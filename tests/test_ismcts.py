@@ -57,6 +57,18 @@ def test_legal_and_deterministic(preset, spec):
     assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs"])
+def test_search_without_rule_features_plays_the_same(preset):
+    """A run of a classic preset needs no rule features: its search slot compiles without
+    their code (dispatch.search_features) and decides exactly as the slot of every feature."""
+    rules = Rules.preset(preset)
+    lineup = Lineup.build(rules, ["ismcts:iterations=40", "greedy", "pimc:worlds=3,depth=2",
+                                  "omniscient:depth=2"][:rules.players])
+    every = play_chunk(rules, lineup, 7, 0, 2, rotations=rules.players)
+    none = play_chunk(rules, lineup, 7, 0, 2, rotations=rules.players, features=0)
+    assert np.array_equal(every, none)
+
+
 def test_side_rewards():
     rules = Rules.preset("brisca-4-pairs")
     r = rules.to_array()

@@ -58,9 +58,9 @@ deals). A progressive bias towards greedy's move did not help, nor did a point-m
 once the stock is empty (0.64, half the speed). What helped: random decisions in the
 play-outs only for the other sides (``own_epsilon = 0``: 0.69 / 0.94 on 1000 deals), and the
 inference on the current trick (``infer``; 0.2: 0.71 / 0.94 on 1000 deals). The defaults
-then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698 [0.684, 0.712] / 0.941
-[0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924, 0.939]; about 670,000
-iterations per second (``scripts/strength.py --speed``).
+then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698
+[0.684, 0.712] / 0.941 [0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924,
+0.939]; about 670,000 iterations per second (``scripts/strength.py --speed``).
 Later, on the first 1000 deals of seed 1 against greedy (defaults 0.706): ``margin_weight =
 0.2`` 0.702, ``epsilon = 0.3`` 0.696, play-outs by ``expert`` (its rules and exact endgame;
 slower) 0.707: no gain, none kept. Told the opponent's hand (a bound, not a player) the same
@@ -83,10 +83,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import card_face, card_suit, hand_base, hand_of, legal_actions, signals
-from ..engine.layout import (DRAW, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND, MAX_LEGAL, MAX_PLAYERS,
-                             MAX_SIDES, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
-                             PHASE_PLAY, PLAY_SEAT, PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N,
+from ..engine.core import (card_face, card_suit, hand_base, hand_of, legal_actions, legal_view,
+                           signals)
+from ..engine.layout import (DRAW, EVERY_FEATURE, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
+                             MAX_LEGAL, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
+                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PLAY_SEAT, PUBLIC_LEN,
+                             R_AUCTION, R_DECK, R_DECK_N,
                              R_N_SIDES, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
                              R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
                              START_STATE_SLOTS, STATE_LEN, S_BLACK_HAND, S_FACE_UP, S_GAME_POINTS,
@@ -255,27 +257,29 @@ class Tree(NamedTuple):
 
 
 @njit(cache=True, _nrt=False)
-def policy_move(rules, state, policy, epsilon, params, rng, legal):
+def policy_move(rules, state, policy, epsilon, params, rng, legal, features):
     """The move of the seat to act in ``state``, decided on its own view with ``policy``
     (``ROLLOUT_*``) and ``params``; a greedy decision is replaced by a random one with
-    probability ``epsilon``. ``legal`` is scratch for the legal actions (jitted)."""
+    probability ``epsilon``. ``legal`` is scratch for the legal actions (the hand itself
+    when all of it may be played, :func:`~briscasim.engine.core.legal_view`) (jitted)."""
     seat = state[S_TURN]
     public = state[:PUBLIC_LEN]
     hand = hand_of(rules, state, seat)
-    moves = legal[:legal_actions(rules, state, legal)]
-    sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
+    moves = legal_view(rules, state, seat, hand, legal, features)
+    sig = signals(rules, state, seat, features) if rules[R_SIGNALS] != 0 else 0
     if policy == ROLLOUT_GREEDY and (epsilon == 0.0 or uniform(rng) >= epsilon):
-        return greedy_strategy(rules, public, hand, moves, seat, sig, params, rng)
+        return greedy_strategy(rules, public, hand, moves, seat, sig, params, rng, features)
     return random_strategy(rules, public, hand, moves, seat, sig, params, rng)
 
 
 @njit(cache=True, _nrt=False)
-def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal):
+def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal, features):
     """Play ``state`` to the end, every seat moving by :func:`policy_move`, with
     ``own_epsilon`` for the seats of ``side`` and ``epsilon`` for the others (jitted)."""
     while state[S_PHASE] != PHASE_OVER:
         eps = own_epsilon if rules[R_SIDE + state[S_TURN]] == side else epsilon
-        play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal))
+        play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal, features),
+             features)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -449,7 +453,7 @@ def _interchangeable(rules, state, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def world_weight(rules, world, infer, u, ws, rng):
+def world_weight(rules, world, infer, u, ws, rng, features=EVERY_FEATURE):
     """Relative likelihood of ``world`` given the plays :func:`prepare_inference` listed: the
     product over them of 1 if greedy, holding what its seat held then in this world, would
     have played that card (or one it could not tell from it but for the order of its hand),
@@ -490,7 +494,8 @@ def world_weight(rules, world, infer, u, ws, rng):
         for i in range(j, MAX_HAND):
             before[h + i] = NO_CARD
         card = obs[o + O_CARD]
-        a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal)
+        a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal,
+                        features)
         if a != card and not _interchangeable(rules, before, a, card):
             w *= infer
             if w <= u:
@@ -499,7 +504,7 @@ def world_weight(rules, world, infer, u, ws, rng):
 
 
 @njit(cache=True, _nrt=False)
-def draw_world(rules, ws, infer, observed, rng):
+def draw_world(rules, ws, infer, observed, rng, features=EVERY_FEATURE):
     """Sample ``ws.world`` from the view prepared in ``ws``; with ``observed`` plays listed by
     :func:`prepare_inference`, accept it with its :func:`world_weight` (at most
     ``_MAX_REJECTIONS`` draws) (jitted)."""
@@ -507,13 +512,14 @@ def draw_world(rules, ws, infer, observed, rng):
     if observed > 0:
         for _ in range(_MAX_REJECTIONS):
             u = uniform(rng)
-            if world_weight(rules, ws.world, infer, u, ws, rng) > u:
+            if world_weight(rules, ws.world, infer, u, ws, rng, features) > u:
                 break
             sample_world(ws.base, ws.spec, rng, ws.world)
 
 
 @njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws):
+def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws,
+                 features=EVERY_FEATURE):
     """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
     deal) over ``n_worlds`` worlds drawn by :func:`draw_world` (jitted)."""
     per_action = aligned(8 * LEGAL_STRIDE)
@@ -526,9 +532,9 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws):
     side = rules[R_SIDE + seat]
     k = 0
     for w in range(n_worlds):
-        draw_world(rules, ws, infer, observed, rng)
+        draw_world(rules, ws, infer, observed, rng, features)
         k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
-                        values)
+                        values, features)
         for i in range(k):
             total[i] = values[i] if w == 0 else total[i] + values[i]
     best = 0
@@ -565,7 +571,7 @@ def _find_child(tree, node, a):
 
 
 @njit(cache=True, _nrt=False)
-def search(rules, public, hand, seat, sig, params, rng, ws, tree):
+def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
     ``len(tree.child)`` nodes at most); return ``(action, iterations run)`` (jitted)."""
     world, legal, path = ws.world, ws.legal, ws.path
@@ -590,7 +596,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
         return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, rng, ws), 0
+                            observed, rng, ws, features), 0
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
@@ -600,7 +606,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
         if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
             break
         it += 1
-        draw_world(rules, ws, infer, observed, rng)
+        draw_world(rules, ws, infer, observed, rng, features)
         node = 0
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
@@ -608,8 +614,8 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
             if others and to_move != seat:
                 # another seat moves greedily on its sampled hand: follow (or add) the child
                 a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
-                                ws.move_legal)
-                play(rules, world, a)
+                                ws.move_legal, features)
+                play(rules, world, a, features)
                 c = _find_child(tree, node, a)
                 if c < 0:
                     if n_nodes >= capacity:
@@ -620,7 +626,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
                 depth += 1
                 path[depth] = node
                 continue
-            k = legal_actions(rules, world, legal)
+            k = legal_actions(rules, world, legal, features)
             # count availability of the existing children; move untried actions to the front
             n_untried = 0
             for i in range(k):
@@ -634,7 +640,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
                     n_untried += 1
             if n_untried > 0:
                 a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
-                play(rules, world, a)
+                play(rules, world, a, features)
                 if n_nodes < capacity:
                     c = _add_child(tree, node, n_nodes, a, to_move, 1)
                     n_nodes += 1
@@ -652,12 +658,12 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree):
                         best_score = score
                         best = c
                 c = sibling[c]
-            play(rules, world, np.int64(action[best]))
+            play(rules, world, np.int64(action[best]), features)
             node = best
             depth += 1
             path[depth] = node
         play_out(rules, world, policy, own_eps, params[P_EPSILON], side, ws.rollout_params,
-                 rng, ws.move_legal)
+                 rng, ws.move_legal, features)
         rewards = ws.rewards
         side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
         visits[0] += 1
@@ -683,7 +689,7 @@ def _is_legal(legal, k, a):
 
 
 @njit(cache=True, _nrt=False)
-def run_search(rules, public, hand, seat, sig, params, rng):
+def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATURE):
     """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
     memory, search, give the block back; return ``(action, iterations run)`` (jitted)."""
     # one node per iteration, plus with others=greedy one per other seat's new move
@@ -738,36 +744,50 @@ def run_search(rules, public, hand, seat, sig, params, rng):
         ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
     if policy != ROLLOUT_GREEDY:
         ws.rollout_params[0] = _RANDOM_SWAP_PROB
-    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree)
+    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features)
     release(block)
     return a, it
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng):
-    """SO-ISMCTS from the seat's view; see the module docstring (jitted)."""
+def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
+                    features=EVERY_FEATURE):
+    """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
+    :mod:`~briscasim.strategies.solver`'s (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
     if params[P_EXACT_ENDGAME] != 0:
-        a = endgame_action(rules, public, hand, seat, signals, rng)
+        a = endgame_action(rules, public, hand, seat, signals, rng, features)
         if a != NO_CARD:
             return a
-    a, _ = run_search(rules, public, hand, seat, signals, params, rng)
+    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features)
     return a
 
 
-@njit(cache=True, _nrt=False)
-def _bench(rules, states, seats, params, seed, rng):
-    total = 0
-    for i in range(states.shape[0]):
-        seed_stream(rng, seed, i, 1)
-        st = states[i]
-        s = seats[i]
-        sig = signals(rules, st, s) if rules[R_SIGNALS] != 0 else 0
-        _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig, params,
-                           rng)
-        total += it
-    return total
+_BENCHES = {}
+
+
+def _bench(features):
+    """The jitted loop of :func:`measure_iterations_per_second` for rules of ``features``
+    (a constant of the searches it calls)::
+
+        bench(rules, states, seats, params, seed, rng) -> iterations run
+    """
+    if features not in _BENCHES:
+        @njit(cache=True, _nrt=False)
+        def bench(rules, states, seats, params, seed, rng):
+            total = 0
+            for i in range(states.shape[0]):
+                seed_stream(rng, seed, i, 1)
+                st = states[i]
+                s = seats[i]
+                sig = signals(rules, st, s, features) if rules[R_SIGNALS] != 0 else 0
+                _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig,
+                                   params, rng, features)
+                total += it
+            return total
+        _BENCHES[features] = bench
+    return _BENCHES[features]
 
 
 def decision_states(rules, n_deals=20, seed=0):
@@ -796,6 +816,8 @@ def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
     ``{"iterations_per_second", "ms_per_move", "moves"}``.
     """
     from ..rules import Rules
+    from ..simulate import Lineup, needed_features
+    from .dispatch import search_features
     rules = rules or Rules.preset("brisca-2")
     r = rules.to_array()
     states, seats = decision_states(rules, n_deals, seed)
@@ -806,10 +828,11 @@ def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
         params[i] = p.encode(value)
     if overrides:
         DEFINITION.param(next(iter(overrides)), "ismcts")   # raises: unknown parameter
+    bench = _bench(search_features(needed_features(rules, Lineup.build(rules, "ismcts"))))
     rng = new_stream()
-    _bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
+    bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
     t0 = time.perf_counter()
-    total = _bench(r, states, seats, params, np.uint64(seed), rng)
+    total = bench(r, states, seats, params, np.uint64(seed), rng)
     dt = time.perf_counter() - t0
     return {"iterations_per_second": total / dt, "ms_per_move": 1000 * dt / len(seats),
             "moves": len(seats)}

@@ -10,6 +10,7 @@ Parameters (float64 slots, in order): ``depth`` (default 8), ``exact_plies`` (de
 import numpy as np
 from numba import njit
 
+from ..engine.layout import EVERY_FEATURE
 from .api import KIND_OMNISCIENT
 from .params import Param, StrategyDef
 from .pimc import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
@@ -32,7 +33,7 @@ DEFINITION = StrategyDef(
 
 
 @njit(cache=True, _nrt=False)
-def omniscient_strategy(rules, state, legal, seat, params, rng):
+def omniscient_strategy(rules, state, legal, seat, params, rng, features=EVERY_FEATURE):
     """The solver's action in the true ``state`` (CHEATING: reads every hidden card;
     jitted)."""
     if legal.shape[0] == 1:
@@ -41,6 +42,6 @@ def omniscient_strategy(rules, state, legal, seat, params, rng):
     memory = worlds_views(block)
     copy_state(memory.base, state)      # the true state, searched as it is (not sampled)
     a = search_worlds(rules, memory, seat, 1, False, np.int64(params[P_DEPTH]),
-                      np.int64(params[P_EXACT_PLIES]), CHOOSE_AVERAGE, rng)
+                      np.int64(params[P_EXACT_PLIES]), CHOOSE_AVERAGE, rng, features)
     release(block)
     return a

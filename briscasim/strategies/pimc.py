@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.layout import N_CARD_IDS, STATE_LEN
+from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, STATE_LEN
 from .api import KIND_PIMC
 from .params import Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
@@ -100,11 +100,12 @@ def worlds_views(block):
 
 
 @njit(cache=True, _nrt=False)
-def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, rule, rng):
+def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, rule, rng,
+                  features=EVERY_FEATURE):
     """Search ``n_worlds`` worlds sampled from ``memory.base`` and ``memory.spec`` (prepared
     by :func:`briscasim.strategies.sampling.prepare_worlds`), or, with ``sampled`` false, the
     full state ``memory.base`` itself once; return the chosen action (jitted). ``memory`` is
-    a :class:`Worlds`."""
+    a :class:`Worlds`; ``features`` as :mod:`~briscasim.strategies.solver`'s."""
     world, actions, values = memory.world, memory.actions, memory.values
     total, votes = memory.total, memory.votes
     k = 0
@@ -114,7 +115,7 @@ def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, 
         else:
             copy_state(world, memory.base)
         k = root_values(rules, world, team_of(rules, world, seat), horizon, exact_plies,
-                        memory.search, actions, values)
+                        memory.search, actions, values, features)
         best = 0
         for i in range(k):
             if w == 0:
@@ -128,7 +129,8 @@ def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, 
 
 
 @njit(cache=True, _nrt=False)
-def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng):
+def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
+                  features=EVERY_FEATURE):
     """PIMC from the seat's view; see the module docstring (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
@@ -142,6 +144,6 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng):
         n_worlds = 1
         exact_plies = N_CARD_IDS
     a = search_worlds(rules, memory, seat, n_worlds, True, np.int64(params[P_DEPTH]),
-                      exact_plies, np.int64(params[P_CHOOSE]), rng)
+                      exact_plies, np.int64(params[P_CHOOSE]), rng, features)
     release(block)
     return a

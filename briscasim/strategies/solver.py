@@ -28,6 +28,11 @@ The table is emptied when the working memory is set up (:func:`clear_table`); en
 one search stay valid for the next one on the same memory (other worlds, other root moves).
 
 User strategies call :func:`endgame_values` or :func:`endgame_action` with their own view.
+
+Every entry point takes ``features`` last (``F_*`` of :mod:`briscasim.engine.layout`, every
+feature by default): the rule features whose code the engine calls compile with. Passed as a
+constant (a search slot of :mod:`briscasim.strategies.dispatch` does), it is a compile-time
+constant of each function down the search, and the code of the absent features is left out.
 """
 from typing import NamedTuple
 
@@ -35,10 +40,10 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, step
-from ..engine.layout import (DRAW, MAX_LEGAL, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
-                             PHASE_PLAY, PUBLIC_LEN, R_AUCTION, R_N_SIDES, R_OBJECTIVE, R_PLAYERS,
-                             R_SIDE,
-                             S_CALLER, S_HOLDER, S_PHASE, S_PLAYS, S_POINTS, S_N_TRICKS, S_TRICK_N,
+from ..engine.layout import (DRAW, EVERY_FEATURE, MAX_LEGAL, NO_CARD, N_CARD_IDS,
+                             OBJECTIVE_FEWEST, PHASE_OVER, PHASE_PLAY, PUBLIC_LEN, R_AUCTION,
+                             R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, S_CALLER, S_HOLDER,
+                             S_PHASE, S_PLAYS, S_POINTS, S_N_TRICKS, S_TRICK_N,
                              S_TRICK_NO, S_TURN, S_WINNER, STATE_LEN)
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
@@ -147,13 +152,13 @@ def clear_table(search):
 
 
 @njit(cache=True, _nrt=False)
-def play(rules, state, action):
+def play(rules, state, action, features=EVERY_FEATURE):
     """:func:`~briscasim.engine.core.step`, as a plain call: what the search strategies use.
 
     ``step`` is inlined into its caller at compile time, which costs seconds of compile time
     per call site; the batch kernels need that, a search spending microseconds per move does
-    not (jitted)."""
-    return step(rules, state, action)
+    not (jitted). ``features`` as the engine's."""
+    return step(rules, state, action, None, features)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -278,7 +283,7 @@ def _to_front(legal, row, k, a):
 
 
 @njit(cache=True, _nrt=False)
-def alphabeta(rules, search, side, horizon):
+def alphabeta(rules, search, side, horizon, features=EVERY_FEATURE):
     """Paranoid alpha-beta value for ``side`` of the state in ``search.stack`` row 0
     (jitted). Iterative over the fixed-size stack; row 0 is left untouched."""
     stack, legal, count, nxt, maxi, key = (search.stack, search.legal, search.count,
@@ -302,7 +307,7 @@ def alphabeta(rules, search, side, horizon):
                 entering = False
                 continue
             row = ply * LEGAL_STRIDE
-            k = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE])
+            k = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
             count[ply] = k
             key[ply] = 0
             first = search.killer[ply]
@@ -364,7 +369,7 @@ def alphabeta(rules, search, side, horizon):
         # descend into the next action of this ply
         child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
         copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
-        play(rules, child, np.int64(legal[ply * LEGAL_STRIDE + nxt[ply]]))
+        play(rules, child, np.int64(legal[ply * LEGAL_STRIDE + nxt[ply]]), features)
         nxt[ply] += 1
         alpha[ply + 1] = alpha[ply]
         beta[ply + 1] = beta[ply]
@@ -373,7 +378,8 @@ def alphabeta(rules, search, side, horizon):
 
 
 @njit(cache=True, _nrt=False)
-def root_values(rules, state, side, horizon, exact_plies, search, actions, values):
+def root_values(rules, state, side, horizon, exact_plies, search, actions, values,
+                features=EVERY_FEATURE):
     """Search every legal action of ``state`` for ``side`` (the side to act) in the
     :class:`Search` ``search``; write the actions and their values, return how many (jitted).
 
@@ -381,17 +387,18 @@ def root_values(rules, state, side, horizon, exact_plies, search, actions, value
     to be played, else it stops ``horizon`` plies down (at a trick boundary).
     """
     h = NO_HORIZON if remaining_plies(rules, state) <= exact_plies else horizon
-    k = legal_actions(rules, state, actions)
+    k = legal_actions(rules, state, actions, features)
     root = search.stack[:STATE_LEN]
     for i in range(k):
         copy_state(root, state)
-        play(rules, root, actions[i])
-        values[i] = alphabeta(rules, search, side, h - 1)
+        play(rules, root, actions[i], features)
+        values[i] = alphabeta(rules, search, side, h - 1, features)
     return k
 
 
 @njit(cache=True, _nrt=False)
-def endgame_values(rules, public, hand, seat, signals, rng, actions, values):
+def endgame_values(rules, public, hand, seat, signals, rng, actions, values,
+                   features=EVERY_FEATURE):
     """The exact value (:func:`position_value` units, for ``seat``'s side) of each legal
     action from ``seat``'s view, when that view leaves only one world consistent with it
     (every hidden card known: 2-player play once the stock is empty). Writes ``actions`` and
@@ -413,20 +420,20 @@ def endgame_values(rules, public, hand, seat, signals, rng, actions, values):
     if unique_world(spec):
         sample_world(base, spec, rng, world)
         k = root_values(rules, world, team_of(rules, world, seat), N_CARD_IDS, N_CARD_IDS,
-                        search_views(block, o_search), actions, values)
+                        search_views(block, o_search), actions, values, features)
     release(block)
     return k
 
 
 @njit(cache=True, _nrt=False)
-def endgame_action(rules, public, hand, seat, signals, rng):
+def endgame_action(rules, public, hand, seat, signals, rng, features=EVERY_FEATURE):
     """The best action by :func:`endgame_values` (the first of equals), or ``NO_CARD`` when
     the rest of the deal is not perfect information from ``seat``'s view (jitted)."""
     o_values = aligned(8 * LEGAL_STRIDE)
     block = take(2 * o_values)
     actions = view(block, 0, LEGAL_STRIDE, np.int64)
     values = view(block, o_values, LEGAL_STRIDE, np.float64)
-    k = endgame_values(rules, public, hand, seat, signals, rng, actions, values)
+    k = endgame_values(rules, public, hand, seat, signals, rng, actions, values, features)
     best = 0
     for i in range(1, k):
         if values[i] > values[best]:
