@@ -64,9 +64,9 @@ deals). A progressive bias towards greedy's move did not help, nor did a point-m
 once the stock is empty (0.64, half the speed). What helped: random decisions in the
 play-outs only for the other sides (``own_epsilon = 0``: 0.69 / 0.94 on 1000 deals), and the
 inference on the current trick (``infer``; 0.2: 0.71 / 0.94 on 1000 deals). The defaults
-then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698 [0.684, 0.712] / 0.941
-[0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924, 0.939]; about 670,000
-iterations per second (``scripts/strength.py --speed``).
+then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698
+[0.684, 0.712] / 0.941 [0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924,
+0.939]; about 670,000 iterations per second (``scripts/strength.py --speed``).
 Later, on the first 1000 deals of seed 1 against greedy (defaults 0.706): ``margin_weight =
 0.2`` 0.702, ``epsilon = 0.3`` 0.696, play-outs by ``expert`` (its rules and exact endgame;
 slower) 0.707: no gain, none kept. Told the opponent's hand (a bound, not a player) the same
@@ -101,17 +101,17 @@ from numba import njit
 
 from ..engine.core import (card_face, card_suit, give, hand_base, hand_of, legal_actions,
                            legal_view, signals, step)
-from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_UNSEEN,
-                             MAX_HAND, MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES,
-                             PHASE_AUCTION, S_BID, S_CALLED, S_CALLER, S_PASSED, S_SEAT_BIDS, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
-                             PHASE_PLAY, PLAY_SEAT, PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N,
-                             R_N_SIDES, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
-                             R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
-                             START_STATE_SLOTS, STATE_LEN, S_BLACK_HAND, S_FACE_UP, S_GAME_POINTS,
-                             S_HANDS, S_KNOWN, S_LEADER, S_PHASE, S_PLAYS, S_POINTS, S_SWAP2_CARD,
-                             S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT,
-                             S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP,
-                             S_TURN, S_WINNER)
+from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
+                             MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
+                             OBJECTIVE_FEWEST, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY, PLAY_SEAT,
+                             PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N, R_N_SIDES, R_OBJECTIVE,
+                             R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE, R_SIGNALS, R_START_STATE,
+                             R_STOCK_TOP_VISIBLE, R_TARGET_POINTS, START_STATE_SLOTS, STATE_LEN,
+                             S_BID, S_BLACK_HAND, S_CALLED, S_CALLER, S_FACE_UP, S_GAME_POINTS,
+                             S_HANDS, S_KNOWN, S_LEADER, S_PASSED, S_PHASE, S_PLAYS, S_POINTS,
+                             S_SEAT_BIDS, S_SWAP2_CARD, S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD,
+                             S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N,
+                             S_TRICK_NO, S_TRUMP, S_TURN, S_WINNER)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
