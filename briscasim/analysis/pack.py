@@ -67,8 +67,9 @@ QUESTIONS = {q.name: q for q in (
              "3, and whether it holds no trump) are worth in brisca-4-pairs, for greedy and "
              "ISMCTS play.", ("signals", "signals_ismcts")),
     Question("ladder", "Strategy ladder: a round robin of the built-in strategies",
-             "A round robin of every built-in strategy in brisca-2 and briscola-2 with scores, "
-             "intervals and an Elo rating.", ("ladder", "ladder_search")),
+             "A round robin of every built-in strategy in brisca-2, briscola-2 and "
+             "brisca-4-pairs (a strategy holds one pair) with scores, intervals and an Elo "
+             "rating.", ("ladder", "ladder_search")),
     Question("reves", "Brisca al revés: which strategies carry over to the reverse objective?",
              "Which strategies carry over to the reverse objective (brisca-reves: the fewest "
              "card points wins), and what a strategy built for it gains.",
