@@ -103,7 +103,8 @@ def _workspace():
              (np.int32, M._MAX_PATH), (np.int64, M._MAX_OBS * M._OBS_LEN),
              (np.int16, M._MAX_OBS * L.STATE_LEN), (np.int64, M._INFO_LEN),
              (np.int64, L.MAX_PLAYERS * M._MAX_SINCE * 2),
-             (np.int16, L.MAX_PLAYERS * M._CARRIED), (np.int16, L.STATE_LEN))
+             (np.int16, L.MAX_PLAYERS * M._CARRIED), (np.int16, L.STATE_LEN),
+             (np.int8, 0))
     ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
     ws.greedy_params[:] = M._GREEDY_DEFAULTS
     return ws

@@ -12,8 +12,9 @@ from briscasim.engine import layout as L
 from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
-from briscasim.strategies.sampling import (SPEC_LEN, W_N_POOL, W_N_SLOTS, prepare_worlds,
-                                           sample_world, unique_world)
+from briscasim.strategies.sampling import (SPEC_LEN, W_N_POOL, W_N_SLOTS, keep_world,
+                                           prepare_worlds, restore_world, sample_world,
+                                           unique_world)
 
 PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-signals",
            "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
@@ -94,6 +95,31 @@ def test_worlds_agree_with_the_view(preset):
             _check_world(rules, deal, seat, w)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("preset", PRESETS + ["chiamata-5"])
+def test_a_kept_world_is_restored_exactly(preset):
+    """A search that reuses worlds keeps the cards of the free slots and rebuilds the whole
+    state from them (the Chiamata holder of the called card included)."""
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    checked = 0
+    for k, (deal, seat) in enumerate(_positions(rules, 2)):
+        if k % 5:
+            continue
+        v = deal.view(seat)
+        base = np.zeros(L.STATE_LEN, np.int16)
+        spec = np.zeros(SPEC_LEN, np.int64)
+        prepare_worlds(r, v.public, v.hand, seat, v.signals, base, spec)
+        w = np.zeros(L.STATE_LEN, np.int16)
+        sample_world(base, spec, new_stream(k), w)
+        cards = np.full(L.N_CARD_IDS, -99, np.int8)
+        keep_world(spec, w, cards)
+        again = np.zeros(L.STATE_LEN, np.int16)
+        restore_world(base, spec, cards, again)
+        assert np.array_equal(again, w)
+        checked += 1
+    assert checked > 10
 
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs-signals", "brisca-3-hidden"])

@@ -34,7 +34,7 @@ STRATEGY_SIGNATURE = types.int64(
 )
 StrategyFunction = types.FunctionType(STRATEGY_SIGNATURE)
 
-N_PARAMS = 16
+N_PARAMS = 24
 
 # Play strategies (kinds[seat, 0]).
 KIND_RANDOM = 0

@@ -16,8 +16,8 @@ Every iteration:
    play, ``S_PLAYS``, is public), and asks greedy what it would have played. A world in
    which greedy would have played another card (not one it could not tell from it but for
    the order of its hand) is kept only with probability ``infer`` per such play
-   (rejection; at most 64 draws), so a world is kept with its likelihood averaged over the
-   orders of the draws. Greedy is deterministic, so such a world is unlikely against
+   (rejection; at most ``draws`` draws), so a world is kept with its likelihood averaged
+   over the orders of the draws. Greedy is deterministic, so such a world is unlikely against
    greedy; ``infer > 0`` keeps it possible against other opponents. Plays from before a
    swap, and past tricks under rules where greedy reads more than the trick, the cards
    known and its hand (an auction, a target, signals, cards shown), are not read. In
@@ -26,7 +26,10 @@ Every iteration:
    the hands as dealt in it (the hands in the world and the cards played, ``S_PLAYS``)
    would not have ended the auction as it ended (every seat's latest bid, the passes, the
    contract, the caller, the called card): a seat that bid high holds strong cards
-   (:func:`auction_weight`);
+   (:func:`auction_weight`). With the inference on, the ``worlds`` worlds a move uses are
+   drawn and weighed once, before the first iteration, and the iterations take them in
+   turn (:func:`~.sampling.keep_world`): the rejections are paid once per world, not once
+   per iteration;
 2. descends the tree. At the seat's own nodes it considers only the actions legal in this
    world, expands an untried one if any, else picks the child maximising
    ``mean + c * sqrt(ln(availability) / visits)``. The other seats' moves are, with
@@ -76,11 +79,20 @@ exact search assumes a perfect opponent). The defaults since (``history = 2``, `
 0.05``), 2000 deals of seed 2: 0.737 [0.723, 0.750] against greedy, 0.934 [0.926, 0.941]
 against random (as before); about 4.3x fewer iterations per second than before (66,000 -
 77,000 against 286,000 - 344,000 in one process on a loaded machine; docs/performance.md).
+Drawing the worlds once per move (``worlds``) gave the speed back: 100 worlds for the 1000
+iterations run 3.5x as many iterations per second as a world drawn every iteration, 0.76x
+the settings before the inference; on the first 1000 deals of seed 1 against greedy
+``worlds = 100`` 0.731, ``200`` 0.739, ``100`` with ``draws = 512`` 0.741 (a world drawn
+every iteration: 0.742), with ``history = 24`` 0.725, with ``infer = 0`` 0.737: no
+difference at this precision. A mixture opponent model (each other seat greedy or uniformly
+random, typed per world by its posterior, prior 0.5) lost: 0.674 against greedy, 0.924
+against random (tried and removed). The defaults since (``worlds = 100``), 2000 deals of
+seed 2: 0.732 [0.719, 0.746] against greedy, RANDOM_FINAL against random.
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
-``exact_stock``, ``exact_worlds``, ``infer_auction``.
+``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``.
 
 In Briscola Chiamata, ismcts (200 iterations, the defaults of the time: current trick only,
 ``infer = 0.3``) among four greedy players on duplicate chiamata-5 deals (every rotation),
@@ -90,7 +102,8 @@ ignored) on the same deals: +0.020 [-0.023, +0.062] (400 deals, seed 11) and +0.
 +0.09], as defender +0.03 [-0.01, +0.07]); with ``0.3`` -0.013 [-0.054, +0.029] (seed 11).
 No worse, so kept. The rejections cost time (the 400 deals of seed 11 took 110 s of CPU
 time with ``0``, 33 s with ``0.3``); against bidders that do not bid by greedy's rule
-(``random``) hardly a world fits, and every iteration draws its 64 worlds.
+(``random``) hardly a world fits, and every world drawn costs ``draws`` draws (once per
+move since ``worlds``).
 """
 import math
 import time
@@ -119,14 +132,15 @@ from .bidding import contract_decision
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
-from .sampling import SPEC_LEN, prepare_worlds, sample_world
+from .sampling import SPEC_LEN, keep_world, prepare_worlds, restore_world, sample_world
 from .scratch import aligned, monotonic_ns, release, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, endgame_action, play, point_margin,
                      root_values, search_bytes, search_views)
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
- P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION) = range(16)
+ P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
+ P_WORLDS, P_DRAWS) = range(18)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -175,6 +189,11 @@ DEFINITION = StrategyDef(
               "world in which greedy's bidding rule, on the hands as dealt in it, would not "
               "have bid and called as the auction went (1 = the auction is ignored, 0 = such "
               "worlds are rejected)"),
+        Param("worlds", int, 100, 0, 100_000, "with the inference on (infer < 1 or "
+              "infer_auction < 1), worlds drawn and weighed once per move, which the "
+              "iterations then take in turn (0 = a world drawn and weighed every iteration)"),
+        Param("draws", int, 64, 1, 100_000, "with the inference on, worlds drawn at most "
+              "(rejection) for each world the search uses"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -187,7 +206,6 @@ _GREEDY_DEFAULTS = tuple(
     + [0.0] * (N_PARAMS - (len(_GREEDY_DEF.params) if _GREEDY_DEF else 0)))
 _RANDOM_SWAP_PROB = 0.5   # random play-outs accept a swap offer half the time
 
-_MAX_REJECTIONS = 64      # worlds drawn at most per iteration by the inference
 _MAX_OBS = 32             # plays the inference reads at most (the latest first)
 _MAX_SINCE = 25           # a seat's plays from the first trick read on (history <= 24)
 # the fields of an observed play (Workspace.obs, _OBS_LEN int64 each)
@@ -265,6 +283,7 @@ class Workspace(NamedTuple):
     since: np.ndarray           # int64: per seat, its plays from the first trick read on
     arrival: np.ndarray         # int16: per seat, when each card it held since came
     auction: np.ndarray         # int16 state: a world's auction played again
+    worlds: np.ndarray          # int8: the worlds drawn once per move (N_CARD_IDS each)
 
 
 class Tree(NamedTuple):
@@ -526,14 +545,14 @@ def world_weight(rules, world, infer, u, ws, rng, features=EVERY_FEATURE):
 
 
 @njit(cache=True, _nrt=False)
-def draw_world(rules, ws, infer, observed, infer_auction, rng, features=EVERY_FEATURE):
+def draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features=EVERY_FEATURE):
     """Sample ``ws.world`` from the view prepared in ``ws``; with ``observed`` plays listed by
     :func:`prepare_inference`, or with ``infer_auction < 1``, accept it with its
-    :func:`world_weight` times its :func:`auction_weight` (at most ``_MAX_REJECTIONS``
+    :func:`world_weight` times its :func:`auction_weight` (at most ``draws``
     draws) (jitted)."""
     sample_world(ws.base, ws.spec, rng, ws.world)
     if observed > 0 or infer_auction < 1.0:
-        for _ in range(_MAX_REJECTIONS):
+        for _ in range(draws):
             u = uniform(rng)
             w = 1.0
             if observed > 0:
@@ -581,7 +600,7 @@ def auction_weight(rules, world, infer, deal, legal, features=EVERY_FEATURE):
 
 
 @njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws,
+def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
                  features=EVERY_FEATURE):
     """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
     deal) over ``n_worlds`` worlds drawn by :func:`draw_world` (jitted)."""
@@ -595,7 +614,7 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, rng, ws,
     side = rules[R_SIDE + seat]
     k = 0
     for w in range(n_worlds):
-        draw_world(rules, ws, infer, observed, 1.0, rng, features)
+        draw_world(rules, ws, infer, observed, 1.0, draws, rng, features)
         k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
                         values, features)
         for i in range(k):
@@ -648,6 +667,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     others = params[P_OTHERS] == OTHERS_GREEDY
     others_eps = params[P_OTHERS_EPSILON]
     infer = params[P_INFER]
+    draws = np.int64(params[P_DRAWS])
     own_eps = params[P_OWN_EPSILON]
     side = rules[R_SIDE + seat]
     # the auction is read only where the search holds its code (every feature)
@@ -662,7 +682,11 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
         return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, rng, ws, features), 0
+                            observed, draws, rng, ws, features), 0
+    n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
+    for j in range(n_worlds):
+        draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
+        keep_world(ws.spec, world, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS])
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
@@ -671,8 +695,13 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     while it < iterations:
         if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
             break
+        if n_worlds > 0:
+            j = it % n_worlds
+            restore_world(ws.base, ws.spec, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS],
+                          world)
+        else:
+            draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
         it += 1
-        draw_world(rules, ws, infer, observed, infer_auction, rng, features)
         node = 0
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
@@ -747,6 +776,12 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _kept_worlds(params, iterations):
+    """Worlds drawn once per move (``worlds``, at most one per iteration)."""
+    return min(np.int64(params[P_WORLDS]), iterations)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _is_legal(legal, k, a):
     for i in range(k):
         if legal[i] == a:
@@ -775,7 +810,8 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
     o_since = o_info + aligned(8 * _INFO_LEN)
     o_arrival = o_since + aligned(8 * MAX_PLAYERS * _MAX_SINCE * 2)
     o_auction = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
-    o_child = o_auction + aligned(2 * STATE_LEN)
+    o_worlds = o_auction + aligned(2 * STATE_LEN)
+    o_child = o_worlds + aligned(N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS])))
     o_sibling = o_child + aligned(4 * cap)
     o_visits = o_sibling + aligned(4 * cap)
     o_avail = o_visits + aligned(4 * cap)
@@ -798,7 +834,9 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
                    view(block, o_info, _INFO_LEN, np.int64),
                    view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
                    view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16),
-                   view(block, o_auction, STATE_LEN, np.int16))
+                   view(block, o_auction, STATE_LEN, np.int16),
+                   view(block, o_worlds, N_CARD_IDS * _kept_worlds(params, np.int64(
+                       params[P_ITERATIONS])), np.int8))
     tree = Tree(view(block, o_child, cap, np.int32),
                 view(block, o_sibling, cap, np.int32),
                 view(block, o_action, cap, np.int8),

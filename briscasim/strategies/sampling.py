@@ -22,7 +22,9 @@ into the free slots. With signals, the partners' free slots are filled first by 
 rejection sampler (uniform subsets of the cards each partner may hold, accepted with the
 probability that makes the joint draw uniform, then checked against "holds at least one"),
 and the remaining cards are shuffled into the other slots. Every consistent world is equally
-likely (tests/test_sampling.py checks this by enumeration).
+likely (tests/test_sampling.py checks this by enumeration). A search that reuses worlds keeps
+each as the cards of its slots (:func:`keep_world`) and rebuilds it on the base
+(:func:`restore_world`).
 """
 import numpy as np
 from numba import njit
@@ -326,6 +328,26 @@ def sample_world(base, spec, rng, out):
         out[spec[slot + i]] = c
     if out[S_CALLED] >= 0:
         place_holder(out)       # Briscola Chiamata: who holds the called card in this world
+
+
+@njit(cache=True, _nrt=False)
+def keep_world(spec, world, cards):
+    """Write into ``cards`` (one entry per slot of ``spec``) the cards ``world`` holds in the
+    slots :func:`prepare_worlds` left to fill: with the base state, all that tells this world
+    from another (jitted)."""
+    for i in range(spec[W_N_SLOTS]):
+        cards[i] = world[spec[W_SLOT + i]]
+
+
+@njit(cache=True, _nrt=False)
+def restore_world(base, spec, cards, out):
+    """Write into ``out`` the world :func:`keep_world` kept in ``cards`` (jitted)."""
+    for i in range(STATE_LEN):
+        out[i] = base[i]
+    for i in range(spec[W_N_SLOTS]):
+        out[spec[W_SLOT + i]] = cards[i]
+    if out[S_CALLED] >= 0:
+        place_holder(out)
 
 
 @njit(cache=True, _nrt=False)
