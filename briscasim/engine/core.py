@@ -13,7 +13,9 @@ Chiamata's auction, reopen question and call come before the play (:mod:`.chiama
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.np.arrayobj import populate_array
 from numba.extending import intrinsic, overload
 
 from .. import jit as _jit  # noqa: F401  (mends numba's inliner before anything compiles)
@@ -187,6 +189,34 @@ def _equal_bits(context, builder, array_type, array, first, value, lanes, below=
     test = (builder.icmp_unsigned("<", entries, every) if below
             else builder.icmp_signed("==", entries, every))
     return builder.zext(builder.bitcast(test, ir.IntType(lanes)), ir.IntType(64))
+
+
+@intrinsic
+def window(typingctx, array, start, length):
+    """``array[start:start + length]`` as a view, without a slice's tests (jitted; ``array``
+    a contiguous 1-d array, ``0 <= start`` and ``start + length <= len(array)``: there is no
+    bounds check). The batch loop cuts the seat's hand and stream with it at every decision,
+    where a slice clamps its bounds and multiplies by a row stride read at run time."""
+    if not (isinstance(array, types.Array) and array.ndim == 1 and array.layout == "C"):
+        return None
+    view_type = array.copy(layout="C")
+
+    def codegen(context, builder, signature, args):
+        source, first, n = args
+        array_type = signature.args[0]
+        whole = context.make_array(array_type)(context, builder, source)
+        part = context.make_array(view_type)(context, builder)
+        first = context.cast(builder, first, signature.args[1], types.intp)
+        n = context.cast(builder, n, signature.args[2], types.intp)
+        itemsize = context.get_constant(types.intp,
+                                        context.get_abi_sizeof(context.get_data_type(
+                                            array_type.dtype)))
+        populate_array(part, data=builder.gep(whole.data, [first]),
+                       shape=cgutils.pack_array(builder, [n]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize,
+                       meminfo=whole.meminfo, parent=whole.parent)
+        return part._getvalue()
+    return view_type(array, start, length), codegen
 
 
 @intrinsic
