@@ -41,7 +41,8 @@ from .layout import (
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
 from .layout import (  # the options of the named forms, and the features a kernel holds
-    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_PLAYS, F_RAIS, F_SHOWN, F_TARGET,
+    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_LARGE_HAND, F_PLAYS, F_RAIS,
+    F_SHOWN, F_TARGET,
     EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
     R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
     RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
@@ -199,13 +200,12 @@ def window(typingctx, array, start, length):
     where a slice clamps its bounds and multiplies by a row stride read at run time."""
     if not (isinstance(array, types.Array) and array.ndim == 1 and array.layout == "C"):
         return None
-    view_type = array.copy(layout="C")
 
     def codegen(context, builder, signature, args):
         source, first, n = args
         array_type = signature.args[0]
         whole = context.make_array(array_type)(context, builder, source)
-        part = context.make_array(view_type)(context, builder)
+        part = context.make_array(array_type)(context, builder)
         first = context.cast(builder, first, signature.args[1], types.intp)
         n = context.cast(builder, n, signature.args[2], types.intp)
         itemsize = context.get_constant(types.intp,
@@ -216,7 +216,7 @@ def window(typingctx, array, start, length):
                        strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize,
                        meminfo=whole.meminfo, parent=whole.parent)
         return part._getvalue()
-    return view_type(array, start, length), codegen
+    return array(array, start, length), codegen
 
 
 @intrinsic
@@ -299,17 +299,31 @@ def hand_of(rules, state, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def hand_slot(state, seat, card):
+def hand_bits(state, base, value, features=EVERY_FEATURE):
+    """A bit per slot ``i`` of the hand from ``base`` of ``state[base + i] == value``
+    (jitted): :func:`slots_equal`'s eight slots, or, when no hand holds more than three
+    cards (no ``F_LARGE_HAND``), the three slots a hand uses, read one by one. A slot is
+    read soon after a card is played from it or drawn into it, and a store of one slot
+    forwards to a load of that slot, not to a vector load of eight: that waits until the
+    store completes."""
+    if features & F_LARGE_HAND:
+        return slots_equal(state, base, value)
+    return (np.int64(state[at(base)] == value) | (np.int64(state[at(base + 1)] == value) << 1)
+            | (np.int64(state[at(base + 2)] == value) << 2))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hand_slot(state, seat, card, features=EVERY_FEATURE):
     """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
     # branch-free (which slot holds the card is as random as the deal): the first set bit
-    first = trailing_zeros(slots_equal(state, hand_base(seat), card) | (1 << MAX_HAND))
+    first = trailing_zeros(hand_bits(state, hand_base(seat), card, features) | (1 << MAX_HAND))
     return first if first < MAX_HAND else -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def holds(state, seat, card):
+def holds(state, seat, card, features=EVERY_FEATURE):
     """True if the seat's hand holds ``card`` (jitted)."""
-    return slots_equal(state, hand_base(seat), card) != 0
+    return hand_bits(state, hand_base(seat), card, features) != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -341,10 +355,10 @@ def _fails_to_follow(rules, state, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def give(state, seat, card):
+def give(state, seat, card, features=EVERY_FEATURE):
     """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
     base = hand_base(seat)
-    state[at(base + trailing_zeros(slots_equal(state, base, NO_CARD)))] = card
+    state[at(base + trailing_zeros(hand_bits(state, base, NO_CARD, features)))] = card
 
 
 @njit(cache=True, _nrt=False)
@@ -452,7 +466,7 @@ def shuffled_deck(rules, deck, partners, rng, key, deal_no):
 # ---- swaps -----------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def swap_card(rules, state, seat):
+def swap_card(rules, state, seat, features=EVERY_FEATURE):
     """The trump 7 or 2 that ``seat`` could swap for the face-up card now, else -1 (jitted).
 
     Checks the cards only (the seat holds the right trump and the face-up card qualifies);
@@ -465,18 +479,18 @@ def swap_card(rules, state, seat):
     face = card_face(rules, face_up)
     # the rules tests are the same all deal long; holding the 7 or 2 is rare: both predictable
     if rules[R_SWAP_SEVEN] != 0 and (rules[R_SEVEN_FACES] >> face) & 1 != 0:
-        if holds(state, seat, t + _SEVEN):
+        if holds(state, seat, t + _SEVEN, features):
             return t + _SEVEN
     if rules[R_SWAP_TWO] != 0 and (rules[R_TWO_FACES] >> face) & 1 != 0:
-        if holds(state, seat, t + _TWO):
+        if holds(state, seat, t + _TWO, features):
             return t + _TWO
     return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _offer_swap(rules, state, seat, needed):
+def _offer_swap(rules, state, seat, needed, features=EVERY_FEATURE):
     """Enter the swap phase if ``seat`` may swap with ``needed`` cards still to draw."""
-    if state[S_TO_DRAW] < needed or swap_card(rules, state, seat) < 0:
+    if state[S_TO_DRAW] < needed or swap_card(rules, state, seat, features) < 0:
         return False
     state[S_PHASE] = PHASE_SWAP
     state[S_TURN] = seat
@@ -524,7 +538,7 @@ def _draw_round(rules, state, seat, events, features=EVERY_FEATURE):
             card = state[S_FACE_UP]
             state[at(S_KNOWN + card)] = seat
         to_draw -= 1
-        give(state, seat, card)
+        give(state, seat, card, features)
         # the rules tests are the same all deal long: predictable
         if features & F_SHOWN and (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
             _show_drawn(rules, state, seat, card, drawn, facedown)
@@ -571,11 +585,11 @@ def _show_drawn(rules, state, seat, card, drawn, facedown):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _after_draw(rules, state, winner):
+def _after_draw(rules, state, winner, features=EVERY_FEATURE):
     """After this trick's draw: offer the trick's ``winner`` an ``after_draw`` swap, or let
     it lead the next trick."""
     if rules[R_SWAP_TIMING] != TIMING_BEFORE_DRAW:
-        if _offer_swap(rules, state, winner, rules[R_PLAYERS]):
+        if _offer_swap(rules, state, winner, rules[R_PLAYERS], features):
             return
     state[S_PHASE] = PHASE_PLAY
     state[S_TURN] = winner
@@ -666,10 +680,10 @@ def _finish_trick(rules, state, last, events, features):
         _finish_deal(rules, state, events, features)
         return winner
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
-        if _offer_swap(rules, state, winner, 2 * n):
+        if _offer_swap(rules, state, winner, 2 * n, features):
             return winner
     if _draw_round(rules, state, winner, events, features):
-        _after_draw(rules, state, winner)
+        _after_draw(rules, state, winner, features)
     return winner
 
 
@@ -692,7 +706,7 @@ def step(rules, state, action, events=None, features=EVERY_FEATURE):
     if phase == PHASE_PLAY:
         if action < 0 or action >= N_CARD_IDS:
             return -1
-        slot = hand_slot(state, seat, action)
+        slot = hand_slot(state, seat, action, features)
         if slot < 0:
             return -1
         n = rules[R_PLAYERS]
@@ -804,7 +818,8 @@ def legal_view(rules, state, seat, hand, out, features=EVERY_FEATURE):
             # a card a trick from a hand of hand_size: the seat to act has not played yet
             return hand[:rules[R_HAND_SIZE] - state[S_TRICK_NO]]
         return out[:legal_actions(rules, state, out, features)]
-    empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
+    empty = hand_bits(state, hand_base(seat), NO_CARD, features) & (
+        (1 << rules[R_HAND_SIZE]) - 1)
     if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
     return out[:legal_actions(rules, state, out, features)]
