@@ -302,10 +302,11 @@ def hand_of(rules, state, seat):
 def hand_bits(state, base, value, features=EVERY_FEATURE):
     """A bit per slot ``i`` of the hand from ``base`` of ``state[base + i] == value``
     (jitted): :func:`slots_equal`'s eight slots, or, when no hand holds more than three
-    cards (no ``F_LARGE_HAND``), the three slots a hand uses, read one by one. A slot is
-    read soon after a card is played from it or drawn into it, and a store of one slot
-    forwards to a load of that slot, not to a vector load of eight: that waits until the
-    store completes."""
+    cards (no ``F_LARGE_HAND``), the three slots a hand uses, read one by one. For the reads
+    that follow a store to the same hand closely (a card drawn into the slot just played
+    from; the swap checks after a trick): a store of one slot forwards to a load of that
+    slot, while a vector load of the eight waits until the store has completed.
+    """
     if features & F_LARGE_HAND:
         return slots_equal(state, base, value)
     return (np.int64(state[at(base)] == value) | (np.int64(state[at(base + 1)] == value) << 1)
@@ -316,7 +317,7 @@ def hand_bits(state, base, value, features=EVERY_FEATURE):
 def hand_slot(state, seat, card, features=EVERY_FEATURE):
     """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
     # branch-free (which slot holds the card is as random as the deal): the first set bit
-    first = trailing_zeros(hand_bits(state, hand_base(seat), card, features) | (1 << MAX_HAND))
+    first = trailing_zeros(slots_equal(state, hand_base(seat), card) | (1 << MAX_HAND))
     return first if first < MAX_HAND else -1
 
 
@@ -818,8 +819,7 @@ def legal_view(rules, state, seat, hand, out, features=EVERY_FEATURE):
             # a card a trick from a hand of hand_size: the seat to act has not played yet
             return hand[:rules[R_HAND_SIZE] - state[S_TRICK_NO]]
         return out[:legal_actions(rules, state, out, features)]
-    empty = hand_bits(state, hand_base(seat), NO_CARD, features) & (
-        (1 << rules[R_HAND_SIZE]) - 1)
+    empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
     if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
     return out[:legal_actions(rules, state, out, features)]
