@@ -314,7 +314,7 @@ def hand_bits(state, base, value, features=EVERY_FEATURE):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def hand_slot(state, seat, card, features=EVERY_FEATURE):
+def hand_slot(state, seat, card):
     """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
     # branch-free (which slot holds the card is as random as the deal): the first set bit
     first = trailing_zeros(slots_equal(state, hand_base(seat), card) | (1 << MAX_HAND))
@@ -707,7 +707,7 @@ def step(rules, state, action, events=None, features=EVERY_FEATURE):
     if phase == PHASE_PLAY:
         if action < 0 or action >= N_CARD_IDS:
             return -1
-        slot = hand_slot(state, seat, action, features)
+        slot = hand_slot(state, seat, action)
         if slot < 0:
             return -1
         n = rules[R_PLAYERS]
