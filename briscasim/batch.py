@@ -23,10 +23,11 @@ import threading
 import numpy as np
 from numba import njit, types
 
-from .engine.core import at, legal_view, shuffled_deck, start_deal, step, write_record
-from .engine.layout import (EVERY_FEATURE, MAX_HAND, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES,
+from .engine.core import (hand_base, legal_view, shuffled_deck, start_deal, step, window,
+                          write_record)
+from .engine.layout import (EVERY_FEATURE, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES,
                             N_CARD_IDS, PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
-                            R_START_STATE, S_HANDS, S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
+                            R_START_STATE, S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
 from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
                            match_result, seating, tally_deal)
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
@@ -43,12 +44,9 @@ MATCH_RECORD_LEN = 15
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _seat_views(state, rngs):
-    """Every seat's view of ``state``, cut once per batch: the public prefix, the hand slots
-    (a row of ``MAX_HAND`` per seat) and the random streams (a row per seat)."""
-    public = state[:PUBLIC_LEN]
-    hands = state[S_HANDS:S_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
-    return public, hands, rngs.reshape((MAX_PLAYERS, STREAM_LEN))
+def _seat_stream(rngs, seat):
+    """The random stream of ``seat``: its row of ``rngs`` (jitted)."""
+    return window(rngs, seat * STREAM_LEN, STREAM_LEN)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -69,26 +67,25 @@ def deal_player(shape: int, features: int):
     """The jitted loop that plays one deal for lineups of ``shape`` and rules of
     ``features`` (``F_*``) (inlined into the kernels)::
 
-        play_one(rules, kinds, params, entry_fns, search_fn, state, views, legal, deck, key,
-                 deal_no, rot) -> bool
+        play_one(rules, kinds, params, entry_fns, search_fn, state, public, rngs, legal, deck,
+                 key, deal_no, rot) -> bool
 
     It plays the deal from ``deck`` to the end and returns False if a strategy chose an
-    illegal action; ``views`` are :func:`_seat_views` of ``state`` and the seats' streams,
+    illegal action; ``public`` is ``state[:PUBLIC_LEN]``, ``rngs`` the seats' streams,
     ``legal`` scratch for the legal actions, ``key`` the item's
     :func:`~briscasim.engine.rng.item_key`."""
     decide_view = decider(shape, features)
     draws = draws_random(shape)
 
     @njit(cache=True, _nrt=False, inline="always")
-    def play_one(rules, kinds, params, entry_fns, search_fn, state, views, legal, deck, key,
-                 deal_no, rot):
+    def play_one(rules, kinds, params, entry_fns, search_fn, state, public, rngs, legal, deck,
+                 key, deal_no, rot):
         n = rules[R_PLAYERS]
         hand_size = rules[R_HAND_SIZE]
-        public, hands, seat_rngs = views
         if draws:
             for s in range(n):
-                start_stream(seat_rngs[at(s)], substream_key(key, seat_stream(deal_no, rot,
-                                                                               s)))
+                start_stream(_seat_stream(rngs, s),
+                             substream_key(key, seat_stream(deal_no, rot, s)))
         start_deal(rules, state, deck, None, features)
         # int64 from the start, as step returns it: numba types the loop's calls once, not
         # once for an int16 seat and again for an int64 one
@@ -97,10 +94,10 @@ def deal_player(shape: int, features: int):
             entry = seat + rot
             if entry >= n:
                 entry -= n
-            hand = hands[at(seat)][:hand_size]
+            hand = window(state, hand_base(seat), hand_size)
             a = decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand,
                             legal_view(rules, state, seat, hand, legal, features), seat,
-                            entry, seat_rngs[at(seat)])
+                            entry, _seat_stream(rngs, seat))
             seat = step(rules, state, a, None, features)
             if seat < 0:
                 return False
@@ -159,14 +156,14 @@ def deals_kernel(shape: int, features: int):
         Returns -1, or the first deal where a strategy chose an illegal action (jitted,
         releases the GIL)."""
         state, deck, partners, rngs, card_rng, legal = _scratch(work16, work64)
-        views = _seat_views(state, rngs)
+        public = state[:PUBLIC_LEN]
         for i in range(count):
             item = first + i
             key = item_key(seed, item)
             shuffled_deck(rules, deck, partners, card_rng, key, 0)
             for r in range(n_rot):
-                if not play_one(rules, kinds, params, entry_fns, search_fn, state, views,
-                                legal, deck, key, 0, r):
+                if not play_one(rules, kinds, params, entry_fns, search_fn, state, public,
+                                rngs, legal, deck, key, 0, r):
                     return item
                 write_record(rules, state, out[i * n_rot + r], features)
         return -1
@@ -188,7 +185,7 @@ def matches_kernel(shape: int, features: int):
         """
         n = rules[R_PLAYERS]
         state, deck, partners, rngs, card_rng, legal = _scratch(work16, work64)
-        views = _seat_views(state, rngs)
+        public = state[:PUBLIC_LEN]
         won = work64[:MAX_SIDES]
         points = work64[MAX_SIDES:2 * MAX_SIDES]
         for i in range(count):
@@ -205,7 +202,7 @@ def matches_kernel(shape: int, features: int):
                 while result == UNDECIDED:
                     shuffled_deck(rules, deck, partners, card_rng, key, j)
                     if not play_one(rules, kinds, params, entry_fns, search_fn, state,
-                                    views, legal, deck, key, j, seating(shift, r, n)):
+                                    public, rngs, legal, deck, key, j, seating(shift, r, n)):
                         return item
                     tally = tally_deal(rules, state, shift, won, points)
                     black += (tally & TALLY_BLACK_HAND) != 0

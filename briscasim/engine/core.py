@@ -13,7 +13,9 @@ Chiamata's auction, reopen question and call come before the play (:mod:`.chiama
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.np.arrayobj import populate_array
 from numba.extending import intrinsic, overload
 
 from .. import jit as _jit  # noqa: F401  (mends numba's inliner before anything compiles)
@@ -39,7 +41,8 @@ from .layout import (
     S_TRUMP, S_TURN, S_TURNED, S_WINNER, TIE_LAST_TRICK, TIMING_BEFORE_DRAW,
 )
 from .layout import (  # the options of the named forms, and the features a kernel holds
-    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_PLAYS, F_RAIS, F_SHOWN, F_TARGET,
+    EVERY_FEATURE, F_AUCTION, F_BLACK_HAND, F_FOLLOW_SUIT, F_LARGE_HAND, F_PLAYS, F_RAIS,
+    F_SHOWN, F_TARGET,
     EVENT_TARGET, KNOWN_STOCK_TOP, R_FOLLOW_SUIT, R_NO_TRUMP, R_OPEN_HANDS, R_STOCK_TOP_VISIBLE,
     R_RAIS, R_SIGNALS, R_TARGET_POINTS, RAIS_CARICO, RAIS_DRESSED_TRUMP, RAIS_HAND_SHIFT,
     RAIS_LOW_TRUMP, RAIS_WINNER, RAIS_WINNER_KNOWN, RAIS_WORTHLESS, REC_TARGET_SEAT,
@@ -190,6 +193,33 @@ def _equal_bits(context, builder, array_type, array, first, value, lanes, below=
 
 
 @intrinsic
+def window(typingctx, array, start, length):
+    """``array[start:start + length]`` as a view, without a slice's tests (jitted; ``array``
+    a contiguous 1-d array, ``0 <= start`` and ``start + length <= len(array)``: there is no
+    bounds check). The batch loop cuts the seat's hand and stream with it at every decision,
+    where a slice clamps its bounds and multiplies by a row stride read at run time."""
+    if not (isinstance(array, types.Array) and array.ndim == 1 and array.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        source, first, n = args
+        array_type = signature.args[0]
+        whole = context.make_array(array_type)(context, builder, source)
+        part = context.make_array(array_type)(context, builder)
+        first = context.cast(builder, first, signature.args[1], types.intp)
+        n = context.cast(builder, n, signature.args[2], types.intp)
+        itemsize = context.get_constant(types.intp,
+                                        context.get_abi_sizeof(context.get_data_type(
+                                            array_type.dtype)))
+        populate_array(part, data=builder.gep(whole.data, [first]),
+                       shape=cgutils.pack_array(builder, [n]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize,
+                       meminfo=whole.meminfo, parent=whole.parent)
+        return part._getvalue()
+    return array(array, start, length), codegen
+
+
+@intrinsic
 def slots_equal(typingctx, state, start, value):
     """A bit per slot ``i`` of ``state[start + i] == value`` for the eight slots from
     ``start`` (jitted; one vector compare; ``state`` an int16 array with the eight entries in
@@ -269,6 +299,21 @@ def hand_of(rules, state, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def hand_bits(state, base, value, features=EVERY_FEATURE):
+    """A bit per slot ``i`` of the hand from ``base`` of ``state[base + i] == value``
+    (jitted): :func:`slots_equal`'s eight slots, or, when no hand holds more than three
+    cards (no ``F_LARGE_HAND``), the three slots a hand uses, read one by one. For the reads
+    that follow a store to the same hand closely (a card drawn into the slot just played
+    from; the swap checks after a trick): a store of one slot forwards to a load of that
+    slot, while a vector load of the eight waits until the store has completed.
+    """
+    if features & F_LARGE_HAND:
+        return slots_equal(state, base, value)
+    return (np.int64(state[at(base)] == value) | (np.int64(state[at(base + 1)] == value) << 1)
+            | (np.int64(state[at(base + 2)] == value) << 2))
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def hand_slot(state, seat, card):
     """Slot of ``card`` in the seat's hand, or -1 (jitted)."""
     # branch-free (which slot holds the card is as random as the deal): the first set bit
@@ -277,9 +322,9 @@ def hand_slot(state, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def holds(state, seat, card):
+def holds(state, seat, card, features=EVERY_FEATURE):
     """True if the seat's hand holds ``card`` (jitted)."""
-    return slots_equal(state, hand_base(seat), card) != 0
+    return hand_bits(state, hand_base(seat), card, features) != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -311,10 +356,10 @@ def _fails_to_follow(rules, state, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def give(state, seat, card):
+def give(state, seat, card, features=EVERY_FEATURE):
     """Put ``card`` in the seat's first empty slot (a drawing seat has one)."""
     base = hand_base(seat)
-    state[at(base + trailing_zeros(slots_equal(state, base, NO_CARD)))] = card
+    state[at(base + trailing_zeros(hand_bits(state, base, NO_CARD, features)))] = card
 
 
 @njit(cache=True, _nrt=False)
@@ -422,7 +467,7 @@ def shuffled_deck(rules, deck, partners, rng, key, deal_no):
 # ---- swaps -----------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def swap_card(rules, state, seat):
+def swap_card(rules, state, seat, features=EVERY_FEATURE):
     """The trump 7 or 2 that ``seat`` could swap for the face-up card now, else -1 (jitted).
 
     Checks the cards only (the seat holds the right trump and the face-up card qualifies);
@@ -435,18 +480,18 @@ def swap_card(rules, state, seat):
     face = card_face(rules, face_up)
     # the rules tests are the same all deal long; holding the 7 or 2 is rare: both predictable
     if rules[R_SWAP_SEVEN] != 0 and (rules[R_SEVEN_FACES] >> face) & 1 != 0:
-        if holds(state, seat, t + _SEVEN):
+        if holds(state, seat, t + _SEVEN, features):
             return t + _SEVEN
     if rules[R_SWAP_TWO] != 0 and (rules[R_TWO_FACES] >> face) & 1 != 0:
-        if holds(state, seat, t + _TWO):
+        if holds(state, seat, t + _TWO, features):
             return t + _TWO
     return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _offer_swap(rules, state, seat, needed):
+def _offer_swap(rules, state, seat, needed, features=EVERY_FEATURE):
     """Enter the swap phase if ``seat`` may swap with ``needed`` cards still to draw."""
-    if state[S_TO_DRAW] < needed or swap_card(rules, state, seat) < 0:
+    if state[S_TO_DRAW] < needed or swap_card(rules, state, seat, features) < 0:
         return False
     state[S_PHASE] = PHASE_SWAP
     state[S_TURN] = seat
@@ -494,7 +539,7 @@ def _draw_round(rules, state, seat, events, features=EVERY_FEATURE):
             card = state[S_FACE_UP]
             state[at(S_KNOWN + card)] = seat
         to_draw -= 1
-        give(state, seat, card)
+        give(state, seat, card, features)
         # the rules tests are the same all deal long: predictable
         if features & F_SHOWN and (rules[R_OPEN_HANDS] | rules[R_STOCK_TOP_VISIBLE]) != 0:
             _show_drawn(rules, state, seat, card, drawn, facedown)
@@ -541,11 +586,11 @@ def _show_drawn(rules, state, seat, card, drawn, facedown):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _after_draw(rules, state, winner):
+def _after_draw(rules, state, winner, features=EVERY_FEATURE):
     """After this trick's draw: offer the trick's ``winner`` an ``after_draw`` swap, or let
     it lead the next trick."""
     if rules[R_SWAP_TIMING] != TIMING_BEFORE_DRAW:
-        if _offer_swap(rules, state, winner, rules[R_PLAYERS]):
+        if _offer_swap(rules, state, winner, rules[R_PLAYERS], features):
             return
     state[S_PHASE] = PHASE_PLAY
     state[S_TURN] = winner
@@ -636,10 +681,10 @@ def _finish_trick(rules, state, last, events, features):
         _finish_deal(rules, state, events, features)
         return winner
     if rules[R_SWAP_TIMING] == TIMING_BEFORE_DRAW:
-        if _offer_swap(rules, state, winner, 2 * n):
+        if _offer_swap(rules, state, winner, 2 * n, features):
             return winner
     if _draw_round(rules, state, winner, events, features):
-        _after_draw(rules, state, winner)
+        _after_draw(rules, state, winner, features)
     return winner
 
 
