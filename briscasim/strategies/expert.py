@@ -315,7 +315,7 @@ def _keep(rules, params, card, trump, beaters, stock_share):
     return k + 0.001 * card_strength(rules, card)   # ties: spend the weaker card
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play_two(rules, public, hand, legal, seat, params):
     """The decision of the seat in a 2-player deal, ``objective = most``."""
     k = legal.shape[0]
