@@ -253,6 +253,16 @@ def known_in_hands(typingctx, public, players):
 
 
 @intrinsic
+def popcount(typingctx, x):
+    """Set bits of the int64 ``x`` (jitted; LLVM's ``ctpop``: one instruction where the
+    processor has it)."""
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, args)
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
 def remove_slot(typingctx, state, start, slot):
     """Take the card out of slot ``slot`` of the eight slots from ``start``, moving the later
     slots down one and ``NO_CARD`` into the last (jitted; one vector load, shuffle, select and

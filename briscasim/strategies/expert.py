@@ -40,7 +40,7 @@ result (the script's docstring records the run, its seeds and the figures).
 import numpy as np
 from numba import njit
 
-from ..engine.core import beats, card_face, card_points, card_strength, card_suit
+from ..engine.core import beats, card_face, card_points, card_strength, card_suit, popcount
 from ..engine.layout import KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, R_CARD_STRONGER
 from . import view as V
 from .api import KIND_EXPERT
@@ -226,7 +226,7 @@ def _pack_mask(mask):
 @njit(cache=True, _nrt=False, inline="always")
 def _lowest_bit(x):
     """Index of the lowest set bit of ``x`` (not 0)."""
-    return _popcount((x & -x) - 1)
+    return popcount((x & -x) - 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -283,25 +283,11 @@ def endgame_value(rules, public, hand, seat, card):
     if hand.shape[0] > 3:
         return np.nan
     mask = _unseen_mask(public, hand, 1 - seat)
-    k = _popcount(mask)
+    k = popcount(mask)
     if k > 3:
         return np.nan
     trump, margin, lead = _endgame_view(rules, public, seat)
     return _endgame_card(rules, trump, hand, _pack_mask(mask), k, card, margin, lead, -np.inf)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _popcount(x):
-    """Set bits of ``x`` (a mask of at most 48 card bits)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    # the byte sums by shifts, not by a multiplication that overflows int64 (signed overflow
-    # is undefined to LLVM, which then folds comparisons of the result wrongly)
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0x7F
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -329,7 +315,7 @@ def _keep(rules, params, card, trump, beaters, stock_share):
     return k + 0.001 * card_strength(rules, card)   # ties: spend the weaker card
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play_two(rules, public, hand, legal, seat, params):
     """The decision of the seat in a 2-player deal, ``objective = most``."""
     k = legal.shape[0]
@@ -338,7 +324,7 @@ def _play_two(rules, public, hand, legal, seat, params):
     opp = 1 - seat
     mask = _unseen_mask(public, hand, opp)
     if V.to_draw(public) == 0 and params[P_ENDGAME] != 0:
-        n_theirs = _popcount(mask)
+        n_theirs = popcount(mask)
         if n_theirs <= 3:
             theirs = _pack_mask(mask)
             trump, margin, lead = _endgame_view(rules, public, seat)
@@ -359,10 +345,10 @@ def _play_two(rules, public, hand, legal, seat, params):
     c2 = legal[2] if k > 2 else legal[1]
     if V.face_up_on_table(public):
         mask |= np.int64(1) << V.face_up(public)
-    possible = _popcount(mask)
-    b0 = _popcount(mask & _beaters(rules, c0, trump))
-    b1 = _popcount(mask & _beaters(rules, c1, trump))
-    b2 = _popcount(mask & _beaters(rules, c2, trump))
+    possible = popcount(mask)
+    b0 = popcount(mask & _beaters(rules, c0, trump))
+    b1 = popcount(mask & _beaters(rules, c1, trump))
+    b2 = popcount(mask & _beaters(rules, c2, trump))
     full = V.players(rules) * (V.tricks_in_deal(public) - 3)
     stock_share = V.to_draw(public) / full if full > 0 else 0.0
     leading = V.trick_size(public) == 0
