@@ -157,7 +157,7 @@ def _suit_bits(suit):
     return np.int64(0xFFF) << (12 * suit) if suit != NO_TRUMP else np.int64(0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)   # out of line: greedy's loop over three cards stays unrolled
 def _danger(rules, public, hand, seat, pos, mates):
     """The cards an opponent still to play in this trick may hold, as a bit mask of card ids:
     those unseen by ``seat`` and those publicly known to be in such an opponent's hand (none
@@ -249,22 +249,19 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     backed = False
     if features & F_SIGNALS and not last and signals != 0:
         backed = _partner_backs(rules, public, hand, seat, signals, pos)
-    # Bit masks of card ids: the trump suit (none under NO_TRUMP), the cards that beat the
-    # winning one, and the cards an opponent still to play may hold (a card is threatened
-    # when one of its beaters is among them)
+    # bit masks of card ids: the trump suit (none under NO_TRUMP), the cards that beat the
+    # winning one
     trumps = _suit_bits(trump)
     beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
                                                    else np.int64(0))
-    danger = np.int64(0)
-    if not last and not backed:
-        danger = _danger(rules, public, hand, seat, pos, mates)
-    best_threatened = beaters & danger != 0
     # One pass over the legal cards finds the three candidates (selects rather than branches
     # where the outcome is as random as the deal):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins;
     # 3. not worth fighting for: the card of least keep cost (the first).
+    check_threat = not last and not backed
+    danger = np.int64(-1)       # _danger, worked out at the first candidate to check
     fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
     # the trump A and 3 are spared on a trick worth less than high_trump_threshold
     spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
@@ -285,11 +282,12 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
         is_trump = (trumps >> bit) & 1 != 0
         strength = card_strength(rules, c)
         key = 100 * card_points(rules, c) - strength
-        # a winning card is threatened by its own beaters, a load by the winning card's
-        threatened = ((rules[at(R_CARD_STRONGER + c)] | trumps) & danger != 0) if wins else \
-            best_threatened
-        take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key) & (
-            not threatened)
+        take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
+        if check_threat and take:
+            if danger < 0:
+                danger = _danger(rules, public, hand, seat, pos, mates)
+            # a winning card is threatened by its own beaters, a load by the winning card's
+            take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
         bank = c if take else bank
         bank_key = key if take else bank_key
         take = is_trump & wins & ((spared >> bit) & 1 == 0) & fight & (strength < ruff_strength)
@@ -380,10 +378,11 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng,
             return card
     if params[P_USE_SIGNALS] == 0:
         signals = 0     # play as if no signals were given
-    # the loops of a hand of three have a trip count of three: larger hands take another copy
-    if not features & F_LARGE_HAND or legal.shape[0] <= 3:
+    # the loops of a hand of three have a trip count of three; larger hands loop over the
+    # legal list itself
+    if not features & F_LARGE_HAND:
         return _play_most(rules, public, hand, _three(legal), seat, signals, params, features)
-    return _play_most_of_eight(rules, public, hand, legal, seat, signals, params)
+    return _play_most(rules, public, hand, legal, seat, signals, params, features)
 
 
 @njit(cache=True, _nrt=False)   # out of line: only games with target_points play it
@@ -428,13 +427,3 @@ def _race(rules, public, hand, legal, seat, params):
     if take != NO_CARD:
         return take
     return short
-
-
-@njit(cache=True, _nrt=False)
-def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
-    """:func:`_play_most` among more than three legal cards, looping over the legal list
-    itself (out of line: only games with larger hands play it, and every kernel that inlines
-    greedy shares this one copy). The loops run once per legal card, not over eight slots
-    padded with ``NO_CARD`` as :func:`_three` pads three: a padded entry is never chosen, so
-    the decisions are the same."""
-    return _play_most(rules, public, hand, legal, seat, signals, params, EVERY_FEATURE)
