@@ -44,7 +44,7 @@ from ..engine.core import (at, beats, card_face, card_points, card_strength, car
                            known_bits, known_in_hands, seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
-                             N_CARD_IDS, PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
+                             PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
                              R_SIGNALS, R_TARGET_POINTS,
                              S_PHASE, S_SEAT_POINTS, SIGNALS_RAIS,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
