@@ -17,16 +17,15 @@ from numba import njit
 from .core import at, card_face, card_suit, emit, holds
 from .layout import (
     ACTION_BID, ACTION_CALL, ACTION_PASS, ALL_PASS_REOPEN_61, AUCTION_POINTS_ONLY,
-    AUCTION_RANK_ONLY, CAPPOTTO_OFF, CAPPOTTO_POINTS, DEFENDERS, DRAW, EVENT_BID,
-    EVENT_CALL, EVENT_OVER, EVENT_PASS, EVENT_REOPEN, FIRST_POINT_BID, KNOWN_OUT,
-    LEAD_CALLER, MAX_PLAYERS, MULTIPLIER_LADDER, N_BID_LEVELS, N_CARD_IDS, N_RANK_BIDS,
-    PHASE_AUCTION, PHASE_CALL, PHASE_OVER, PHASE_PLAY, PHASE_REOPEN, REC_CALLED,
-    REC_CALLER, REC_CONTRACT, REC_GAME_POINTS, REC_MULTIPLIER, REC_PARTNER, REC_SIDE_POINTS,
-    REC_SIDE_TRICKS, REC_SUCCESS, REC_TARGET, R_ALL_PASS, R_AUCTION, R_BID_MULTIPLIER,
-    R_CAPPOTTO, R_FIRST_LEAD, R_MIN_POINTS, R_PLAYERS, R_SELF_CALL, S_BID, S_BIDDER,
-    S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_N_TRICKS, S_PARTNER,
-    S_PASSED, S_PHASE, S_POINTS, S_REOPENED, S_SEAT_BIDS, S_TRICK, S_TRICKS_WON, S_TRICK_N,
-    S_TRUMP, S_TURN, S_WINNER,
+    AUCTION_RANK_ONLY, CAPPOTTO_OFF, CAPPOTTO_POINTS, DEFENDERS, DRAW, EVENT_BID, EVENT_CALL,
+    EVENT_OVER, EVENT_PASS, EVENT_REOPEN, FIRST_POINT_BID, KNOWN_OUT, KNOWN_PLAYED, LEAD_CALLER,
+    MAX_PLAYERS, MULTIPLIER_LADDER, N_BID_LEVELS, N_CARD_IDS, N_RANK_BIDS, PHASE_AUCTION,
+    PHASE_CALL, PHASE_OVER, PHASE_PLAY, PHASE_REOPEN, REC_CALLED, REC_CALLER, REC_CONTRACT,
+    REC_GAME_POINTS, REC_MULTIPLIER, REC_PARTNER, REC_SIDE_POINTS, REC_SIDE_TRICKS, REC_SUCCESS,
+    REC_TARGET, R_ALL_PASS, R_AUCTION, R_BID_MULTIPLIER, R_CAPPOTTO, R_FIRST_LEAD, R_MIN_POINTS,
+    R_PLAYERS, R_SELF_CALL, S_BID, S_BIDDER, S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER,
+    S_KNOWN, S_LEADER, S_N_TRICKS, S_PARTNER, S_PASSED, S_PHASE, S_POINTS, S_REOPENED,
+    S_SEAT_BIDS, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRUMP, S_TURN, S_WINNER,
 )
 
 _TWO = 11
@@ -131,7 +130,7 @@ def _legal_calls(rules, state, out):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_auction_actions(rules, state, out):
     """The legal actions of a Chiamata phase before the play into ``out``; return how many
     (jitted): in the auction a pass, then every bid above the standing one; at the reopen
@@ -211,7 +210,7 @@ def _throw_in(state, events):
     emit(events, EVENT_OVER, DRAW, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def auction_step(rules, state, action, events):
     """:func:`~briscasim.engine.core.step` in ``PHASE_AUCTION``, ``PHASE_REOPEN`` and
     ``PHASE_CALL``: the seat to act next, or -1 if ``action`` is not legal (jitted)."""
@@ -278,7 +277,7 @@ def auction_step(rules, state, action, events):
     return nxt
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def reveal_partner(rules, state):
     """Record the partner (``S_PARTNER``) when the trick just completed holds the called card
     (jitted; once per trick, not on every card: the card itself is public in the trick as
@@ -292,9 +291,11 @@ def trick_partner(rules, state):
     it is unplayed (jitted; reads the public state only)."""
     partner = state[S_PARTNER]
     called = state[S_CALLED]
+    if partner >= 0 or state[at(S_KNOWN + called)] != KNOWN_PLAYED:
+        return partner      # known already, or unplayed (no call yet: the NO_CARD entry)
     n = rules[R_PLAYERS]
     leader = state[S_LEADER]
-    for i in range(state[S_TRICK_N] if partner < 0 else 0):
+    for i in range(state[S_TRICK_N]):
         if state[S_TRICK + i] == called:
             p = leader + i
             partner = p - n if p >= n else p

@@ -41,7 +41,7 @@ def _suit_values(rules, hand):
     return (v0, v1, v2, v3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def expected_points(rules, hand):
     """The card points the seat expects its side to take as caller (module docstring); one
     pass over the hand.

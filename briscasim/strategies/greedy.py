@@ -38,12 +38,13 @@ a seat it cannot place counts as an opponent.
 """
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            known_bits, known_in_hands, seat_after, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
-                             N_CARD_IDS, PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
+                             PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
                              R_SIGNALS, R_TARGET_POINTS,
                              S_PHASE, S_SEAT_POINTS, SIGNALS_RAIS,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
@@ -82,6 +83,7 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
 
 _A, _THREE = 0, 1
 _HIGH_TRUMP_COST = 1000
+_HIGH_CARDS = np.int64(0x003003003003)    # the A and 3 of every suit (card id suit * 12 + face)
 # SIG_* bit of each trump face a partner signals, by face (A 3 R C S)
 _SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, SIG_TRUMP_JACK)
 
@@ -149,32 +151,31 @@ def _hand_bits(hand):
     return bits
 
 
-@njit(cache=True, _nrt=False)
-def _threatened(rules, public, hand, seat, pos, winner_card, mates):
-    """True if an opponent still to play in this trick may hold a card beating
-    ``winner_card`` (a card it is publicly known to hold, or one unseen by ``seat``);
-    ``mates`` are the seats known to be on the seat's side (:func:`~.view.known_mates`).
-    Worked on bit masks of card ids: the beaters of the card, the cards unseen by the seat,
-    the cards known to be in the hands of those opponents."""
+@njit(cache=True, _nrt=False, inline="always")
+def _suit_bits(suit):
+    """The bit mask of the card ids of ``suit``; none for ``NO_TRUMP``."""
+    return np.int64(0xFFF) << (12 * suit) if suit != NO_TRUMP else np.int64(0)
+
+
+@njit(cache=True, _nrt=False)   # out of line: greedy's loop over three cards stays unrolled
+def _danger(rules, public, hand, seat, pos, mates):
+    """The cards an opponent still to play in this trick may hold, as a bit mask of card ids:
+    those unseen by ``seat`` and those publicly known to be in such an opponent's hand (none
+    when every seat still to play is known to be on the seat's side, ``mates``:
+    :func:`~.view.known_mates`). A card is threatened when one of its beaters is in it."""
     n = V.players(rules)
-    trump = V.trump(public)
-    after = 0           # the opponents still to play
-    for k in range(1, n - pos):
-        after |= 1 << seat_after(seat, k, n)
-    after &= ~mates
+    # the seats after the seat in this trick, as a run of bits from seat + 1 wrapped at n
+    run = ((1 << (n - 1 - pos)) - 1) << (seat + 1)
+    after = (run | (run >> n)) & ((1 << n) - 1) & ~mates
     if after == 0:
-        return False
-    # a stronger card of the winning card's suit, or any trump over a plain card
-    beaters = rules[at(R_CARD_STRONGER + winner_card)]
-    if (card_suit(rules, winner_card) != trump) & (trump != NO_TRUMP):
-        beaters |= np.int64(0xFFF) << (12 * trump)
-    if known_bits(public, KNOWN_UNSEEN) & ~_hand_bits(hand) & beaters != 0:
-        return True
-    shown = known_in_hands(public, n) & beaters     # rare: open hands, face-up card drawn
-    for c in range(N_CARD_IDS if shown != 0 else 0):
-        if (shown >> c) & 1 != 0 and (after >> V.where(public, c)) & 1 != 0:
-            return True
-    return False
+        return np.int64(0)
+    danger = known_bits(public, KNOWN_UNSEEN) & ~_hand_bits(hand)
+    shown = known_in_hands(public, n)       # rare: open hands, face-up card drawn
+    while shown != 0:
+        c = trailing_zeros(shown)
+        shown &= shown - 1
+        danger |= ((after >> V.where(public, c)) & 1) << c
+    return danger
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -248,6 +249,11 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     backed = False
     if features & F_SIGNALS and not last and signals != 0:
         backed = _partner_backs(rules, public, hand, seat, signals, pos)
+    # bit masks of card ids: the trump suit (none under NO_TRUMP), the cards that beat the
+    # winning one
+    trumps = _suit_bits(trump)
+    beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
+                                                   else np.int64(0))
     # One pass over the legal cards finds the three candidates (selects rather than branches
     # where the outcome is as random as the deal):
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
@@ -255,8 +261,10 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # 2. a trick worth a trump: the lowest trump that wins;
     # 3. not worth fighting for: the card of least keep cost (the first).
     check_threat = not last and not backed
+    danger = np.int64(-1)       # _danger, worked out at the first candidate to check
     fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
-    low_table = table < params[P_HIGH_TRUMP_THRESHOLD]
+    # the trump A and 3 are spared on a trick worth less than high_trump_threshold
+    spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
     bank = NO_CARD
     bank_key = -1000
     ruff = NO_CARD
@@ -265,22 +273,24 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     cheapest_cost = _keep_cost(rules, cheapest, trump, trump_keep)
     for i in range(len(cards)):
         c = cards[i]
+        bit = c & 63                # NO_CARD reads bit 63, in no mask
         cost = _keep_cost(rules, c, trump, trump_keep)
         cheaper = cost < cheapest_cost
         cheapest = c if cheaper else cheapest
         cheapest_cost = cost if cheaper else cheapest_cost
-        wins = beats(rules, c, best, trump)
-        is_trump = card_suit(rules, c) == trump
+        wins = (beaters >> bit) & 1 != 0
+        is_trump = (trumps >> bit) & 1 != 0
         strength = card_strength(rules, c)
         key = 100 * card_points(rules, c) - strength
         take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
         if check_threat and take:
-            take = not _threatened(rules, public, hand, seat, pos, c if wins else best, mates)
+            if danger < 0:
+                danger = _danger(rules, public, hand, seat, pos, mates)
+            # a winning card is threatened by its own beaters, a load by the winning card's
+            take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
         bank = c if take else bank
         bank_key = key if take else bank_key
-        face = card_face(rules, c)
-        saved = ((face == _A) | (face == _THREE)) & low_table
-        take = is_trump & wins & (not saved) & fight & (strength < ruff_strength)
+        take = is_trump & wins & ((spared >> bit) & 1 == 0) & fight & (strength < ruff_strength)
         ruff = c if take else ruff
         ruff_strength = strength if take else ruff_strength
     # all three candidates are worked out and the first that applies is selected: which one
@@ -368,10 +378,11 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng,
             return card
     if params[P_USE_SIGNALS] == 0:
         signals = 0     # play as if no signals were given
-    # the loops of a hand of three have a trip count of three: larger hands take another copy
-    if not features & F_LARGE_HAND or legal.shape[0] <= 3:
+    # the loops of a hand of three have a trip count of three; larger hands loop over the
+    # legal list itself
+    if not features & F_LARGE_HAND:
         return _play_most(rules, public, hand, _three(legal), seat, signals, params, features)
-    return _play_most_of_eight(rules, public, hand, legal, seat, signals, params)
+    return _play_most(rules, public, hand, legal, seat, signals, params, features)
 
 
 @njit(cache=True, _nrt=False)   # out of line: only games with target_points play it
@@ -416,13 +427,3 @@ def _race(rules, public, hand, legal, seat, params):
     if take != NO_CARD:
         return take
     return short
-
-
-@njit(cache=True, _nrt=False)
-def _play_most_of_eight(rules, public, hand, legal, seat, signals, params):
-    """:func:`_play_most` among more than three legal cards, looping over the legal list
-    itself (out of line: only games with larger hands play it, and every kernel that inlines
-    greedy shares this one copy). The loops run once per legal card, not over eight slots
-    padded with ``NO_CARD`` as :func:`_three` pads three: a padded entry is never chosen, so
-    the decisions are the same."""
-    return _play_most(rules, public, hand, legal, seat, signals, params, EVERY_FEATURE)
