@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.chiamata import place_holder, trick_partner
-from ..engine.core import hand_base
+from ..engine.core import hand_base, popcount
 from ..engine.layout import (KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD,
                              N_CARD_IDS, PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_SIGNALS,
                              R_START_STATE, RAIS_HAND_SHIFT, SIGNALS_RAIS, S_CALLED, S_DRAWN,
@@ -59,15 +59,6 @@ SPEC_LEN = SPEC.length
 SPEC.check()
 
 _ONE = 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _popcount(x):
-    k = 0
-    while x != 0:
-        x &= x - 1
-        k += 1
-    return k
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -278,11 +269,11 @@ def _sample_partners(spec, rng, out):
             f = spec[q + P_FREE]
             allowed = pool & ~spec[q + P_FORBIDDEN]
             avail = allowed & ~taken
-            a = _popcount(avail)
+            a = popcount(avail)
             if a < f:
                 ok = False
                 break
-            weight *= _comb(a, f) / _comb(_popcount(allowed), f)
+            weight *= _comb(a, f) / _comb(popcount(allowed), f)
             picked = 0
             for i in range(f):
                 c = _nth_bit(avail, below(rng, a - i))
