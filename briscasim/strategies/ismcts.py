@@ -810,8 +810,9 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
     o_since = o_info + aligned(8 * _INFO_LEN)
     o_arrival = o_since + aligned(8 * MAX_PLAYERS * _MAX_SINCE * 2)
     o_auction = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
+    kept = N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS]))
     o_worlds = o_auction + aligned(2 * STATE_LEN)
-    o_child = o_worlds + aligned(N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS])))
+    o_child = o_worlds + aligned(kept)
     o_sibling = o_child + aligned(4 * cap)
     o_visits = o_sibling + aligned(4 * cap)
     o_avail = o_visits + aligned(4 * cap)
@@ -835,8 +836,7 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
                    view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
                    view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16),
                    view(block, o_auction, STATE_LEN, np.int16),
-                   view(block, o_worlds, N_CARD_IDS * _kept_worlds(params, np.int64(
-                       params[P_ITERATIONS])), np.int8))
+                   view(block, o_worlds, kept, np.int8))
     tree = Tree(view(block, o_child, cap, np.int32),
                 view(block, o_sibling, cap, np.int32),
                 view(block, o_action, cap, np.int8),
