@@ -144,7 +144,7 @@ def test_a_kernel_without_a_needed_feature_is_refused():
     greedy_fewest = Lineup.build(Rules.preset("brisca-2"), "greedy:objective=fewest")
     assert needed_features(Rules.preset("brisca-2"), greedy_fewest) == F_FEWEST
     # the order of play is recorded for the strategies that may read it
-    for spec in ("ismcts", "expert"):
+    for spec in ("ismcts", "hoard"):
         reader = Lineup.build(Rules.preset("brisca-2"), [spec, "random"])
         assert needed_features(Rules.preset("brisca-2"), reader) == F_PLAYS
     # nor a kernel of strategy kinds the lineup does not fit in

@@ -1,19 +1,22 @@
 """From a seat's strategy ids to its decision: one dispatcher for every caller.
 
-Random, greedy and the swap policies are compiled into the batch kernels. Every other
-strategy is reached through a function slot, so that a kernel compiles only what its lineup
-needs: the search strategies (ISMCTS, PIMC, the omniscient reference) through the lineup's
-search slot (:func:`search_function`), and the rule-based players (expert, hoard, counter)
-and user strategies through their lineup entry's own slot (:func:`entry_function`). A slot
+Random, greedy and the swap policies are compiled into the batch kernels, and expert into
+the kernels of lineups without a slot strategy. Every other strategy is reached through a
+function slot, so that a kernel compiles only what its lineup needs: the search strategies
+(ISMCTS, PIMC, the omniscient reference) through the lineup's search slot
+(:func:`search_function`), and the rule-based players (expert elsewhere, hoard, counter) and
+user strategies through their lineup entry's own slot (:func:`entry_function`). A slot
 strategy compiles on the first run whose lineup holds it, then loads from the numba cache
 (:mod:`briscasim.jit`).
 
 A batch kernel is compiled for a lineup *shape* (``HAS_*`` bits: the strategy kinds its
 lineups hold), and its dispatcher (:func:`decider`) holds only the branches of that shape:
 numba never even types a strategy the shape rules out, and with a single play strategy the
-seat's strategy is not looked up at all. Lineups of random players alone and of greedy
-players alone have kernels of their own (:func:`kernel_shape`); every other lineup runs the
-kernel of every shape, whose inlined strategies are random, greedy and the swap policies.
+seat's strategy is not looked up at all. Lineups of random players alone, of greedy players
+alone and of expert players alone have kernels of their own (:func:`kernel_shape`); every
+other lineup runs the kernel of every shape, whose inlined strategies are random, greedy and
+the swap policies (a run of many cells compiles one kernel for the kinds they hold
+together).
 """
 import numpy as np
 from numba import njit, types
@@ -47,15 +50,17 @@ SLOT_KINDS = (KIND_USER, *SLOT_BUILTINS)
 # Lineup shape bits: which strategies a kernel is compiled to dispatch to.
 HAS_RANDOM = 1
 HAS_GREEDY = 2
-HAS_SLOT = 4            # a user strategy, expert, hoard or counter (an entry's slot)
+HAS_SLOT = 4            # a user strategy, hoard or counter (an entry's slot)
 HAS_SEARCH = 8          # ismcts, pimc or omniscient (the search slot)
 HAS_SWAP_POLICY = 16    # a swap policy other than by_play
-PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_SLOT | HAS_SEARCH
+HAS_EXPERT = 32         # expert: inlined in a kernel without HAS_SLOT, else through its slot
+PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_SLOT | HAS_SEARCH | HAS_EXPERT
 EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
 _PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY,
-             **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_SLOT for k in SLOT_KINDS}}
+             **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_SLOT for k in SLOT_KINDS},
+             KIND_EXPERT: HAS_EXPERT}
 
-SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY)
+SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY, HAS_EXPERT)
 """The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
 
 
@@ -179,8 +184,8 @@ def _in_slot(kind):
 
 def draws_random(shape: int) -> bool:
     """False if the strategies of a lineup of ``shape`` never draw from their random
-    streams, so that a kernel may leave them unstarted: greedy play alone is deterministic."""
-    return shape != HAS_GREEDY
+    streams, so that a kernel may leave them unstarted: greedy and expert are deterministic."""
+    return shape & ~(HAS_GREEDY | HAS_EXPERT) != 0
 
 
 _DECIDERS = {}
@@ -213,6 +218,8 @@ def decider(shape: int, features: int = EVERY_FEATURE):
     has_greedy, only_greedy = plays & HAS_GREEDY != 0, plays == HAS_GREEDY
     has_slot, only_slot = plays & HAS_SLOT != 0, plays == HAS_SLOT
     has_search = plays & HAS_SEARCH != 0
+    inline_expert, only_expert = plays & (HAS_EXPERT | HAS_SLOT) == HAS_EXPERT, (
+        plays == HAS_EXPERT)
 
     @njit(cache=True, _nrt=False, inline="always")
     def decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
@@ -233,12 +240,15 @@ def decider(shape: int, features: int = EVERY_FEATURE):
             if only_greedy or kinds[e, 0] == KIND_GREEDY:
                 return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng,
                                        features)
-        if (has_slot | has_search) and features & F_AUCTION and (
+        if (has_slot | has_search | inline_expert) and features & F_AUCTION and (
                 state[S_PHASE] >= PHASE_AUCTION):
             # Briscola Chiamata's auction and call: the rule-based bidder for every strategy
             # but random and greedy (which bid on their own)
             if kinds[e, 0] != KIND_USER:
                 return contract_decision(rules, public, hand, legal)
+        if inline_expert:
+            if only_expert or kinds[e, 0] == KIND_EXPERT:
+                return expert_strategy(rules, public, hand, legal, seat, sig, p, rng)
         if has_slot:
             if only_slot or _in_slot(kinds[e, 0]):
                 return entry_fns[e](rules, public, hand, legal, seat, sig, p, rng)

@@ -373,7 +373,7 @@ def _play_two(rules, public, hand, legal, seat, params):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The expert decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
     if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.swap_offered(public)
