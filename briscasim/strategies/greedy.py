@@ -41,7 +41,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
-                           known_bits, known_in_hands, seat_after, trick_winner_index)
+                           known_bits, known_in_hands, packed_hands, seat_after,
+                           trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
@@ -158,11 +159,12 @@ def _suit_bits(suit):
 
 
 @njit(cache=True, _nrt=False)   # out of line: greedy's loop over three cards stays unrolled
-def _danger(rules, public, hand, seat, pos, mates):
+def _danger(rules, public, hand, seat, pos, mates, shown_in_hands):
     """The cards an opponent still to play in this trick may hold, as a bit mask of card ids:
-    those unseen by ``seat`` and those publicly known to be in such an opponent's hand (none
-    when every seat still to play is known to be on the seat's side, ``mates``:
-    :func:`~.view.known_mates`). A card is threatened when one of its beaters is in it."""
+    those unseen by ``seat`` and, if ``shown_in_hands``, those publicly known to be in such an
+    opponent's hand (none when every seat still to play is known to be on the seat's side,
+    ``mates``: :func:`~.view.known_mates`). A card is threatened when one of its beaters is
+    in it."""
     n = V.players(rules)
     # the seats after the seat in this trick, as a run of bits from seat + 1 wrapped at n
     run = ((1 << (n - 1 - pos)) - 1) << (seat + 1)
@@ -170,7 +172,9 @@ def _danger(rules, public, hand, seat, pos, mates):
     if after == 0:
         return np.int64(0)
     danger = known_bits(public, KNOWN_UNSEEN) & ~_hand_bits(hand)
-    shown = known_in_hands(public, n)       # rare: open hands, face-up card drawn
+    if not shown_in_hands:
+        return danger
+    shown = known_in_hands(public, n)       # rare: open hands, face-up card drawn or swapped
     while shown != 0:
         c = trailing_zeros(shown)
         shown &= shown - 1
@@ -261,6 +265,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # 2. a trick worth a trump: the lowest trump that wins;
     # 3. not worth fighting for: the card of least keep cost (the first).
     check_threat = not last and not backed
+    # in Briscola Chiamata (packed hands) no card is drawn, swapped or shown: none is
+    # publicly known to be in a hand
+    shown_in_hands = not packed_hands(rules, features)
     danger = np.int64(-1)       # _danger, worked out at the first candidate to check
     fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
     # the trump A and 3 are spared on a trick worth less than high_trump_threshold
@@ -285,7 +292,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
         take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
         if check_threat and take:
             if danger < 0:
-                danger = _danger(rules, public, hand, seat, pos, mates)
+                danger = _danger(rules, public, hand, seat, pos, mates, shown_in_hands)
             # a winning card is threatened by its own beaters, a load by the winning card's
             take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
         bank = c if take else bank
