@@ -82,7 +82,6 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
 ), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
    "the trump A and 3")
 
-_A, _THREE = 0, 1
 _HIGH_TRUMP_COST = 1000
 _HIGH_CARDS = np.int64(0x003003003003)    # the A and 3 of every suit (card id suit * 12 + face)
 # SIG_* bit of each trump face a partner signals, by face (A 3 R C S)
@@ -90,15 +89,16 @@ _SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _keep_cost(rules, card, trump, trump_keep):
+def _keep_cost(rules, card, trumps, trump_keep):
     """What letting ``card`` go on a lost trick costs, in hundredths of a point (``trump_keep``
-    too); ties go to the weaker card."""
+    too); ties go to the weaker card. ``trumps`` is the trump suit's bit mask
+    (:func:`_suit_bits`)."""
     plain = 100 * card_points(rules, card) + card_strength(rules, card)
-    face = card_face(rules, card)
+    bit = card & 63             # NO_CARD reads bit 63, in no mask
     # a trump costs trump_keep more; the trump A and 3 far more (then the A, with more
     # points and strength, more than the 3)
-    extra = 100 * _HIGH_TRUMP_COST if (face == _A) | (face == _THREE) else trump_keep
-    return plain + (extra if card_suit(rules, card) == trump else 0)
+    extra = 100 * _HIGH_TRUMP_COST if (_HIGH_CARDS >> bit) & 1 != 0 else trump_keep
+    return plain + (extra if (trumps >> bit) & 1 != 0 else 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -119,14 +119,14 @@ def _three(legal):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _cheapest(rules, cards, trump, trump_keep):
+def _cheapest(rules, cards, trumps, trump_keep):
     """The card of ``cards`` (:func:`_three`, or the legal list) with the least keep cost (the
     first)."""
     best = cards[0]
-    best_cost = _keep_cost(rules, best, trump, trump_keep)
+    best_cost = _keep_cost(rules, best, trumps, trump_keep)
     for i in range(1, len(cards)):
         c = cards[i]
-        cost = _keep_cost(rules, c, trump, trump_keep)
+        cost = _keep_cost(rules, c, trumps, trump_keep)
         take = cost < best_cost
         best = c if take else best
         best_cost = cost if take else best_cost
@@ -239,8 +239,10 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     trump = V.trump(public)
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
     pos = V.trick_size(public)
+    # bit mask of card ids of the trump suit (none under NO_TRUMP)
+    trumps = _suit_bits(trump)
     if pos == 0:
-        return _cheapest(rules, cards, trump, trump_keep)
+        return _cheapest(rules, cards, trumps, trump_keep)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
     mates = V.known_mates(rules, public, hand, seat, features)
@@ -253,9 +255,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     backed = False
     if features & F_SIGNALS and not last and signals != 0:
         backed = _partner_backs(rules, public, hand, seat, signals, pos)
-    # bit masks of card ids: the trump suit (none under NO_TRUMP), the cards that beat the
-    # winning one
-    trumps = _suit_bits(trump)
+    # the cards that beat the winning one, as a bit mask of card ids
     beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
                                                    else np.int64(0))
     # One pass over the legal cards finds the three candidates (selects rather than branches
@@ -269,35 +269,39 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # publicly known to be in a hand
     shown_in_hands = not packed_hands(rules, features)
     danger = np.int64(-1)       # _danger, worked out at the first candidate to check
-    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
-    # the trump A and 3 are spared on a trick worth less than high_trump_threshold
+    # the cards each candidate may be, as bit masks of card ids (the tests that do not
+    # depend on the card, worked out once): 1. a plain card that wins, or any plain card
+    # onto our side's trick; 2. a trump that wins, when the trick is worth one (the trump A
+    # and 3 are spared on a trick worth less than high_trump_threshold)
+    bankable = ~trumps & (np.int64(-1) if partner_winning | backed else beaters)
     spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
+    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
+    ruffing = trumps & beaters & ~spared if fight else np.int64(0)
     bank = NO_CARD
     bank_key = -1000
     ruff = NO_CARD
     ruff_strength = 1000
     cheapest = cards[0]
-    cheapest_cost = _keep_cost(rules, cheapest, trump, trump_keep)
+    cheapest_cost = _keep_cost(rules, cheapest, trumps, trump_keep)
     for i in range(len(cards)):
         c = cards[i]
-        bit = c & 63                # NO_CARD reads bit 63, in no mask
-        cost = _keep_cost(rules, c, trump, trump_keep)
+        bit = c & 63                # NO_CARD reads bit 63, in no mask but bankable's
+        cost = _keep_cost(rules, c, trumps, trump_keep)
         cheaper = cost < cheapest_cost
         cheapest = c if cheaper else cheapest
         cheapest_cost = cost if cheaper else cheapest_cost
-        wins = (beaters >> bit) & 1 != 0
-        is_trump = (trumps >> bit) & 1 != 0
         strength = card_strength(rules, c)
         key = 100 * card_points(rules, c) - strength
-        take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
+        take = ((bankable >> bit) & 1 != 0) & (key > bank_key)
         if check_threat and take:
             if danger < 0:
                 danger = _danger(rules, public, hand, seat, pos, mates, shown_in_hands)
             # a winning card is threatened by its own beaters, a load by the winning card's
+            wins = (beaters >> bit) & 1 != 0
             take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
         bank = c if take else bank
         bank_key = key if take else bank_key
-        take = is_trump & wins & ((spared >> bit) & 1 == 0) & fight & (strength < ruff_strength)
+        take = ((ruffing >> bit) & 1 != 0) & (strength < ruff_strength)
         ruff = c if take else ruff
         ruff_strength = strength if take else ruff_strength
     # all three candidates are worked out and the first that applies is selected: which one
@@ -406,6 +410,7 @@ def _race(rules, public, hand, legal, seat, params):
     trump = V.trump(public)
     target = rules[R_TARGET_POINTS]
     trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
+    trumps = _suit_bits(trump)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
     winner = seat_after(V.trick_leader(public), wi, n)
@@ -420,7 +425,7 @@ def _race(rules, public, hand, legal, seat, params):
     for i in range(legal.shape[0]):
         c = legal[i]
         pts = card_points(rules, c)
-        cost = _keep_cost(rules, c, trump, trump_keep)
+        cost = _keep_cost(rules, c, trumps, trump_keep)
         if beats(rules, c, best, trump):
             if own + table + pts >= target:
                 return c                    # the target: the deal is won
