@@ -258,8 +258,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # the cards that beat the winning one, as a bit mask of card ids
     beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
                                                    else np.int64(0))
-    # One pass over the legal cards finds the three candidates (selects rather than branches
-    # where the outcome is as random as the deal):
+    # One pass over the legal cards finds the first two candidates (selects rather than
+    # branches where the outcome is as random as the deal), a second pass the third when
+    # neither applies:
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins;
@@ -281,15 +282,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     bank_key = -1000
     ruff = NO_CARD
     ruff_strength = 1000
-    cheapest = cards[0]
-    cheapest_cost = _keep_cost(rules, cheapest, trumps, trump_keep)
     for i in range(len(cards)):
         c = cards[i]
         bit = c & 63                # NO_CARD reads bit 63, in no mask but bankable's
-        cost = _keep_cost(rules, c, trumps, trump_keep)
-        cheaper = cost < cheapest_cost
-        cheapest = c if cheaper else cheapest
-        cheapest_cost = cost if cheaper else cheapest_cost
         strength = card_strength(rules, c)
         key = 100 * card_points(rules, c) - strength
         take = ((bankable >> bit) & 1 != 0) & (key > bank_key)
@@ -304,9 +299,11 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
         take = ((ruffing >> bit) & 1 != 0) & (strength < ruff_strength)
         ruff = c if take else ruff
         ruff_strength = strength if take else ruff_strength
-    # all three candidates are worked out and the first that applies is selected: which one
-    # applies is as random as the deal
-    return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
+    if bank != NO_CARD:
+        return bank
+    # the keep costs only when they decide (a pass of their own: in the first one they cost
+    # more on every card than this pass on some decisions)
+    return ruff if ruff != NO_CARD else _cheapest(rules, cards, trumps, trump_keep)
 
 
 @njit(cache=True, _nrt=False)   # out of line: only Brisca al revés plays it
