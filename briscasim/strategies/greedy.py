@@ -258,9 +258,9 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # the cards that beat the winning one, as a bit mask of card ids
     beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
                                                    else np.int64(0))
-    # One pass over the legal cards finds the first two candidates (selects rather than
-    # branches where the outcome is as random as the deal), a second pass the third when
-    # neither applies:
+    # One pass over the legal cards finds the first candidate (selects rather than branches
+    # where the outcome is as random as the deal); a pass of its own finds each of the
+    # others, only when none before it applies:
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins;
@@ -280,8 +280,6 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     ruffing = trumps & beaters & ~spared if fight else np.int64(0)
     bank = NO_CARD
     bank_key = -1000
-    ruff = NO_CARD
-    ruff_strength = 1000
     for i in range(len(cards)):
         c = cards[i]
         bit = c & 63                # NO_CARD reads bit 63, in no mask but bankable's
@@ -296,13 +294,17 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
             take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
         bank = c if take else bank
         bank_key = key if take else bank_key
-        take = ((ruffing >> bit) & 1 != 0) & (strength < ruff_strength)
-        ruff = c if take else ruff
-        ruff_strength = strength if take else ruff_strength
     if bank != NO_CARD:
         return bank
-    # the keep costs only when they decide (a pass of their own: in the first one they cost
-    # more on every card than this pass on some decisions)
+    ruff = NO_CARD
+    if ruffing != 0:
+        ruff_strength = 1000
+        for i in range(len(cards)):
+            c = cards[i]
+            strength = card_strength(rules, c)
+            take = ((ruffing >> (c & 63)) & 1 != 0) & (strength < ruff_strength)
+            ruff = c if take else ruff
+            ruff_strength = strength if take else ruff_strength
     return ruff if ruff != NO_CARD else _cheapest(rules, cards, trumps, trump_keep)
 
 
