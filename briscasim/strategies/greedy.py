@@ -102,6 +102,12 @@ def _keep_cost(rules, card, trumps, trump_keep):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _trump_keep(params):
+    """``trump_keep`` in whole hundredths of a point."""
+    return np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _card_at(legal, i):
     """``legal[i]``, or ``NO_CARD`` past the end of ``legal`` (selects, no branch)."""
     n = legal.shape[0]
@@ -237,12 +243,11 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     cards, or the legal list itself); ``features`` as :func:`greedy_strategy`'s."""
     n = V.players(rules)
     trump = V.trump(public)
-    trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
     pos = V.trick_size(public)
     # bit mask of card ids of the trump suit (none under NO_TRUMP)
     trumps = _suit_bits(trump)
     if pos == 0:
-        return _cheapest(rules, cards, trumps, trump_keep)
+        return _cheapest(rules, cards, trumps, _trump_keep(params))
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
     mates = V.known_mates(rules, public, hand, seat, features)
@@ -270,14 +275,10 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # publicly known to be in a hand
     shown_in_hands = not packed_hands(rules, features)
     danger = np.int64(-1)       # _danger, worked out at the first candidate to check
-    # the cards each candidate may be, as bit masks of card ids (the tests that do not
-    # depend on the card, worked out once): 1. a plain card that wins, or any plain card
-    # onto our side's trick; 2. a trump that wins, when the trick is worth one (the trump A
-    # and 3 are spared on a trick worth less than high_trump_threshold)
+    # the cards a candidate may be, as a bit mask of card ids (the tests that do not depend
+    # on the card, worked out once): 1. a plain card that wins, or any plain card onto our
+    # side's trick
     bankable = ~trumps & (np.int64(-1) if partner_winning | backed else beaters)
-    spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
-    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
-    ruffing = trumps & beaters & ~spared if fight else np.int64(0)
     bank = NO_CARD
     bank_key = -1000
     for i in range(len(cards)):
@@ -296,6 +297,11 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
         bank_key = key if take else bank_key
     if bank != NO_CARD:
         return bank
+    # 2. a trump that wins, when the trick is worth one (the trump A and 3 are spared on a
+    # trick worth less than high_trump_threshold)
+    spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
+    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
+    ruffing = trumps & beaters & ~spared if fight else np.int64(0)
     ruff = NO_CARD
     if ruffing != 0:
         ruff_strength = 1000
@@ -305,7 +311,7 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
             take = ((ruffing >> (c & 63)) & 1 != 0) & (strength < ruff_strength)
             ruff = c if take else ruff
             ruff_strength = strength if take else ruff_strength
-    return ruff if ruff != NO_CARD else _cheapest(rules, cards, trumps, trump_keep)
+    return ruff if ruff != NO_CARD else _cheapest(rules, cards, trumps, _trump_keep(params))
 
 
 @njit(cache=True, _nrt=False)   # out of line: only Brisca al revés plays it
@@ -408,7 +414,7 @@ def _race(rules, public, hand, legal, seat, params):
         return NO_CARD
     trump = V.trump(public)
     target = rules[R_TARGET_POINTS]
-    trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
+    trump_keep = _trump_keep(params)
     trumps = _suit_bits(trump)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
