@@ -827,12 +827,12 @@ def legal_view(rules, state, seat, hand, out, features=EVERY_FEATURE):
     if packed_hands(rules, features):
         if (state[S_PHASE] == PHASE_PLAY) & free:
             # a card a trick from a hand of hand_size: the seat to act has not played yet
-            return hand[:rules[R_HAND_SIZE] - state[S_TRICK_NO]]
-        return out[:legal_actions(rules, state, out, features)]
+            return window(hand, 0, rules[R_HAND_SIZE] - state[S_TRICK_NO])
+        return window(out, 0, legal_actions(rules, state, out, features))
     empty = slots_equal(state, hand_base(seat), NO_CARD) & ((1 << rules[R_HAND_SIZE]) - 1)
     if (state[S_PHASE] == PHASE_PLAY) & (empty == 0) & free:
         return hand
-    return out[:legal_actions(rules, state, out, features)]
+    return window(out, 0, legal_actions(rules, state, out, features))
 
 
 @njit(cache=True, _nrt=False, inline="always")

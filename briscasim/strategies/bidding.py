@@ -72,7 +72,7 @@ def expected_points(rules, hand):
     return pts + 5 * length + 2 * highs + 10
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def contract_decision(rules, public, hand, legal):
     """The seat's bid, pass, reopen answer or call (module docstring; jitted)."""
     phase = public[S_PHASE]

@@ -41,7 +41,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
-                           known_bits, known_in_hands, seat_after, trick_winner_index)
+                           known_bits, known_in_hands, packed_hands, seat_after,
+                           trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
@@ -81,7 +82,6 @@ DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
 ), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
    "the trump A and 3")
 
-_A, _THREE = 0, 1
 _HIGH_TRUMP_COST = 1000
 _HIGH_CARDS = np.int64(0x003003003003)    # the A and 3 of every suit (card id suit * 12 + face)
 # SIG_* bit of each trump face a partner signals, by face (A 3 R C S)
@@ -89,15 +89,22 @@ _SIGNAL_BIT = (SIG_TRUMP_ACE, SIG_TRUMP_THREE, SIG_TRUMP_KING, SIG_TRUMP_HORSE, 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _keep_cost(rules, card, trump, trump_keep):
+def _keep_cost(rules, card, trumps, trump_keep):
     """What letting ``card`` go on a lost trick costs, in hundredths of a point (``trump_keep``
-    too); ties go to the weaker card."""
+    too); ties go to the weaker card. ``trumps`` is the trump suit's bit mask
+    (:func:`_suit_bits`)."""
     plain = 100 * card_points(rules, card) + card_strength(rules, card)
-    face = card_face(rules, card)
+    bit = card & 63             # NO_CARD reads bit 63, in no mask
     # a trump costs trump_keep more; the trump A and 3 far more (then the A, with more
     # points and strength, more than the 3)
-    extra = 100 * _HIGH_TRUMP_COST if (face == _A) | (face == _THREE) else trump_keep
-    return plain + (extra if card_suit(rules, card) == trump else 0)
+    extra = 100 * _HIGH_TRUMP_COST if (_HIGH_CARDS >> bit) & 1 != 0 else trump_keep
+    return plain + (extra if (trumps >> bit) & 1 != 0 else 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _trump_keep(params):
+    """``trump_keep`` in whole hundredths of a point."""
+    return np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -118,14 +125,14 @@ def _three(legal):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _cheapest(rules, cards, trump, trump_keep):
+def _cheapest(rules, cards, trumps, trump_keep):
     """The card of ``cards`` (:func:`_three`, or the legal list) with the least keep cost (the
     first)."""
     best = cards[0]
-    best_cost = _keep_cost(rules, best, trump, trump_keep)
+    best_cost = _keep_cost(rules, best, trumps, trump_keep)
     for i in range(1, len(cards)):
         c = cards[i]
-        cost = _keep_cost(rules, c, trump, trump_keep)
+        cost = _keep_cost(rules, c, trumps, trump_keep)
         take = cost < best_cost
         best = c if take else best
         best_cost = cost if take else best_cost
@@ -158,11 +165,12 @@ def _suit_bits(suit):
 
 
 @njit(cache=True, _nrt=False)   # out of line: greedy's loop over three cards stays unrolled
-def _danger(rules, public, hand, seat, pos, mates):
+def _danger(rules, public, hand, seat, pos, mates, shown_in_hands):
     """The cards an opponent still to play in this trick may hold, as a bit mask of card ids:
-    those unseen by ``seat`` and those publicly known to be in such an opponent's hand (none
-    when every seat still to play is known to be on the seat's side, ``mates``:
-    :func:`~.view.known_mates`). A card is threatened when one of its beaters is in it."""
+    those unseen by ``seat`` and, if ``shown_in_hands``, those publicly known to be in such an
+    opponent's hand (none when every seat still to play is known to be on the seat's side,
+    ``mates``: :func:`~.view.known_mates`). A card is threatened when one of its beaters is
+    in it."""
     n = V.players(rules)
     # the seats after the seat in this trick, as a run of bits from seat + 1 wrapped at n
     run = ((1 << (n - 1 - pos)) - 1) << (seat + 1)
@@ -170,7 +178,9 @@ def _danger(rules, public, hand, seat, pos, mates):
     if after == 0:
         return np.int64(0)
     danger = known_bits(public, KNOWN_UNSEEN) & ~_hand_bits(hand)
-    shown = known_in_hands(public, n)       # rare: open hands, face-up card drawn
+    if not shown_in_hands:
+        return danger
+    shown = known_in_hands(public, n)       # rare: open hands, face-up card drawn or swapped
     while shown != 0:
         c = trailing_zeros(shown)
         shown &= shown - 1
@@ -233,10 +243,11 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     cards, or the legal list itself); ``features`` as :func:`greedy_strategy`'s."""
     n = V.players(rules)
     trump = V.trump(public)
-    trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
     pos = V.trick_size(public)
+    # bit mask of card ids of the trump suit (none under NO_TRUMP)
+    trumps = _suit_bits(trump)
     if pos == 0:
-        return _cheapest(rules, cards, trump, trump_keep)
+        return _cheapest(rules, cards, trumps, _trump_keep(params))
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
     mates = V.known_mates(rules, public, hand, seat, features)
@@ -249,53 +260,58 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     backed = False
     if features & F_SIGNALS and not last and signals != 0:
         backed = _partner_backs(rules, public, hand, seat, signals, pos)
-    # bit masks of card ids: the trump suit (none under NO_TRUMP), the cards that beat the
-    # winning one
-    trumps = _suit_bits(trump)
+    # the cards that beat the winning one, as a bit mask of card ids
     beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
                                                    else np.int64(0))
-    # One pass over the legal cards finds the three candidates (selects rather than branches
-    # where the outcome is as random as the deal):
+    # One pass over the legal cards finds the first candidate (selects rather than branches
+    # where the outcome is as random as the deal); a pass of its own finds each of the
+    # others, only when none before it applies:
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
     #    then the weakest card (100 * points - strength: strengths are below 100);
     # 2. a trick worth a trump: the lowest trump that wins;
     # 3. not worth fighting for: the card of least keep cost (the first).
     check_threat = not last and not backed
+    # in Briscola Chiamata (packed hands) no card is drawn, swapped or shown: none is
+    # publicly known to be in a hand
+    shown_in_hands = not packed_hands(rules, features)
     danger = np.int64(-1)       # _danger, worked out at the first candidate to check
-    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
-    # the trump A and 3 are spared on a trick worth less than high_trump_threshold
-    spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
+    # the cards a candidate may be, as a bit mask of card ids (the tests that do not depend
+    # on the card, worked out once): 1. a plain card that wins, or any plain card onto our
+    # side's trick
+    bankable = ~trumps & (np.int64(-1) if partner_winning | backed else beaters)
     bank = NO_CARD
     bank_key = -1000
-    ruff = NO_CARD
-    ruff_strength = 1000
-    cheapest = cards[0]
-    cheapest_cost = _keep_cost(rules, cheapest, trump, trump_keep)
     for i in range(len(cards)):
         c = cards[i]
-        bit = c & 63                # NO_CARD reads bit 63, in no mask
-        cost = _keep_cost(rules, c, trump, trump_keep)
-        cheaper = cost < cheapest_cost
-        cheapest = c if cheaper else cheapest
-        cheapest_cost = cost if cheaper else cheapest_cost
-        wins = (beaters >> bit) & 1 != 0
-        is_trump = (trumps >> bit) & 1 != 0
+        bit = c & 63                # NO_CARD reads bit 63, in no mask but bankable's
         strength = card_strength(rules, c)
         key = 100 * card_points(rules, c) - strength
-        take = (not is_trump) & (wins | partner_winning | backed) & (key > bank_key)
+        take = ((bankable >> bit) & 1 != 0) & (key > bank_key)
         if check_threat and take:
             if danger < 0:
-                danger = _danger(rules, public, hand, seat, pos, mates)
+                danger = _danger(rules, public, hand, seat, pos, mates, shown_in_hands)
             # a winning card is threatened by its own beaters, a load by the winning card's
+            wins = (beaters >> bit) & 1 != 0
             take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
         bank = c if take else bank
         bank_key = key if take else bank_key
-        take = is_trump & wins & ((spared >> bit) & 1 == 0) & fight & (strength < ruff_strength)
-        ruff = c if take else ruff
-        ruff_strength = strength if take else ruff_strength
-    # all three candidates are worked out and the first that applies is selected: which one
-    # applies is as random as the deal
-    return bank if bank != NO_CARD else (ruff if ruff != NO_CARD else cheapest)
+    if bank != NO_CARD:
+        return bank
+    # 2. a trump that wins, when the trick is worth one (the trump A and 3 are spared on a
+    # trick worth less than high_trump_threshold)
+    spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
+    fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
+    ruffing = trumps & beaters & ~spared if fight else np.int64(0)
+    ruff = NO_CARD
+    if ruffing != 0:
+        ruff_strength = 1000
+        for i in range(len(cards)):
+            c = cards[i]
+            strength = card_strength(rules, c)
+            take = ((ruffing >> (c & 63)) & 1 != 0) & (strength < ruff_strength)
+            ruff = c if take else ruff
+            ruff_strength = strength if take else ruff_strength
+    return ruff if ruff != NO_CARD else _cheapest(rules, cards, trumps, _trump_keep(params))
 
 
 @njit(cache=True, _nrt=False)   # out of line: only Brisca al revés plays it
@@ -398,7 +414,8 @@ def _race(rules, public, hand, legal, seat, params):
         return NO_CARD
     trump = V.trump(public)
     target = rules[R_TARGET_POINTS]
-    trump_keep = np.int64(100 * params[P_TRUMP_KEEP] + 0.5)
+    trump_keep = _trump_keep(params)
+    trumps = _suit_bits(trump)
     wi = trick_winner_index(rules, public)
     best = V.trick_card(public, wi)
     winner = seat_after(V.trick_leader(public), wi, n)
@@ -413,7 +430,7 @@ def _race(rules, public, hand, legal, seat, params):
     for i in range(legal.shape[0]):
         c = legal[i]
         pts = card_points(rules, c)
-        cost = _keep_cost(rules, c, trump, trump_keep)
+        cost = _keep_cost(rules, c, trumps, trump_keep)
         if beats(rules, c, best, trump):
             if own + table + pts >= target:
                 return c                    # the target: the deal is won
