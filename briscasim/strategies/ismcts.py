@@ -132,19 +132,22 @@ from .bidding import contract_decision
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
-from .sampling import SPEC_LEN, keep_world, prepare_worlds, restore_world, sample_world
+from .sampling import (SPEC_LEN, keep_world, prepare_worlds, restore_world, sample_world,
+                       unique_world)
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import (LEGAL_STRIDE, NO_HORIZON, endgame_action, play, point_margin,
-                     root_values, search_bytes, search_views)
+from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, play,
+                     point_margin, position_value, root_values, search_bytes, search_views,
+                     team_of)
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS) = range(18)
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL) = range(19)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
+MODEL_MINIMAX, MODEL_GREEDY = 0, 1
 
 DEFINITION = StrategyDef(
     "ismcts", KIND_ISMCTS, (
@@ -194,6 +197,10 @@ DEFINITION = StrategyDef(
               "iterations then take in turn (0 = a world drawn and weighed every iteration)"),
         Param("draws", int, 64, 1, 100_000, "with the inference on, worlds drawn at most "
               "(rejection) for each world the search uses"),
+        Param("exact_model", str, "minimax", doc="the other side in the exact searches "
+              "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
+              "moves, to which the seat plays its best reply; a move that wins against every "
+              "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -600,10 +607,13 @@ def auction_weight(rules, world, infer, deal, legal, features=EVERY_FEATURE):
 
 
 @njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
+def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws,
                  features=EVERY_FEATURE):
     """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
-    deal) over ``n_worlds`` worlds drawn by :func:`draw_world` (jitted)."""
+    deal) over ``n_worlds`` worlds drawn by :func:`draw_world`; with ``model`` ``MODEL_GREEDY``
+    a world's value of an action is its outcome against greedy's replies
+    (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
+    value (jitted)."""
     per_action = aligned(8 * LEGAL_STRIDE)
     block = take(search_bytes() + 3 * per_action)
     memory = search_views(block, 0)
@@ -617,6 +627,15 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
         draw_world(rules, ws, infer, observed, 1.0, draws, rng, features)
         k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
                         values, features)
+        if model == MODEL_GREEDY:
+            root = memory.stack[:STATE_LEN]
+            for i in range(k):
+                copy_state(root, ws.world)
+                play(rules, root, actions[i], features)
+                reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
+                                   features)
+                values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
+                                    else 0.0)
         for i in range(k):
             total[i] = values[i] if w == 0 else total[i] + values[i]
     best = 0
@@ -626,6 +645,47 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
     a = actions[best]
     release(block)
     return a
+
+
+@njit(cache=True, _nrt=False)
+def best_reply(rules, search, side, params, legal_scratch, rng, features=EVERY_FEATURE):
+    """Value (:func:`~.solver.position_value`) for ``side`` of the state in ``search.stack``
+    row 0 when every other side plays greedy's move and ``side`` its best (an exhaustive
+    search over ``side``'s moves: greedy is deterministic). Row 0 is played on (jitted)."""
+    stack, legal, count, nxt, best = (search.stack, search.legal, search.count, search.nxt,
+                                      search.best)
+    ply = 0
+    value = 0.0
+    entering = True
+    while True:
+        if entering:
+            st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
+            while st[S_PHASE] != PHASE_OVER and team_of(rules, st, st[S_TURN]) != side:
+                play(rules, st, policy_move(rules, st, GREEDY, 0.0, params, rng,
+                                            legal_scratch, features), features)
+            if st[S_PHASE] == PHASE_OVER:
+                value = position_value(rules, st, side)
+                entering = False
+                continue
+            row = ply * LEGAL_STRIDE
+            count[ply] = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
+            best[ply] = -np.inf
+            nxt[ply] = 0
+        else:
+            if ply == 0:
+                return value
+            ply -= 1
+            if value > best[ply]:
+                best[ply] = value
+            if nxt[ply] == count[ply]:
+                value = best[ply]
+                continue
+        child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
+        copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
+        play(rules, child, np.int64(legal[ply * LEGAL_STRIDE + nxt[ply]]), features)
+        nxt[ply] += 1
+        ply += 1
+        entering = True
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -679,10 +739,13 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
+    model = np.int64(params[P_EXACT_MODEL])
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
         return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, draws, rng, ws, features), 0
+                            observed, draws, model, rng, ws, features), 0
+    if model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and unique_world(ws.spec):
+        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
     n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
     for j in range(n_worlds):
         draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
@@ -862,7 +925,7 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
-    if params[P_EXACT_ENDGAME] != 0:
+    if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
         a = endgame_action(rules, public, hand, seat, signals, rng, features)
         if a != NO_CARD:
             return a
