@@ -142,7 +142,7 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS, P_EXACT_MODEL) = range(19)
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_PARTNERS) = range(20)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -155,7 +155,7 @@ DEFINITION = StrategyDef(
               "when a time budget is set)"),
         Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
               "then depend on machine speed)"),
-        Param("exploration", float, 0.7, 0.0, 10.0, "UCB1 exploration constant"),
+        Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
         Param("rollout", str, "greedy", doc="policy of every seat in the play-outs",
               choices=("random", "greedy")),
         Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
@@ -183,7 +183,7 @@ DEFINITION = StrategyDef(
         Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
               "current one whose plays by the other sides the inference also reads (0 = the "
               "current trick only)"),
-        Param("exact_stock", int, -1, -1, 48, "2 players: once at most this many cards are "
+        Param("exact_stock", int, 4, -1, 48, "2 players: once at most this many cards are "
               "left to draw, solve sampled worlds exactly instead of searching the tree "
               "(determinized exact search; -1 = never)"),
         Param("exact_worlds", int, 40, 1, 10_000, "worlds solved per move under "
@@ -197,10 +197,13 @@ DEFINITION = StrategyDef(
               "iterations then take in turn (0 = a world drawn and weighed every iteration)"),
         Param("draws", int, 64, 1, 100_000, "with the inference on, worlds drawn at most "
               "(rejection) for each world the search uses"),
-        Param("exact_model", str, "minimax", doc="the other side in the exact searches "
+        Param("exact_model", str, "greedy", doc="the other side in the exact searches "
               "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
               "moves, to which the seat plays its best reply; a move that wins against every "
               "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
+        Param("partners", str, "tree", doc="with others=greedy, the partners' moves inside "
+              "the tree: tree (nodes chosen by UCB for the side, blind to their hands) or "
+              "greedy (as the opponents')", choices=("tree", "greedy")),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -725,6 +728,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     policy = np.int64(params[P_ROLLOUT])
     kind = np.int64(params[P_REWARD])
     others = params[P_OTHERS] == OTHERS_GREEDY
+    partners_greedy = params[P_PARTNERS] == OTHERS_GREEDY
     others_eps = params[P_OTHERS_EPSILON]
     infer = params[P_INFER]
     draws = np.int64(params[P_DRAWS])
@@ -769,7 +773,8 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
             to_move = world[S_TURN]
-            if others and to_move != seat:
+            if others and to_move != seat and (partners_greedy
+                                               or rules[R_SIDE + to_move] != side):
                 # another seat moves greedily on its sampled hand: follow (or add) the child
                 a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
                                 ws.move_legal, features)
