@@ -32,7 +32,6 @@ def _params(iterations, **kw):
     p[M.P_INFER] = kw.get("infer", 1.0)
     p[M.P_EXACT_STOCK] = -1
     p[M.P_EXACT_WORLDS] = 40
-    p[M.P_PARTNERS] = M.OTHERS_GREEDY
     return p
 
 

@@ -142,7 +142,7 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_PARTNERS) = range(20)
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL) = range(19)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -201,9 +201,6 @@ DEFINITION = StrategyDef(
               "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
               "moves, to which the seat plays its best reply; a move that wins against every "
               "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
-        Param("partners", str, "tree", doc="with others=greedy, the partners' moves inside "
-              "the tree: tree (nodes chosen by UCB for the side, blind to their hands) or "
-              "greedy (as the opponents')", choices=("tree", "greedy")),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -728,7 +725,6 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     policy = np.int64(params[P_ROLLOUT])
     kind = np.int64(params[P_REWARD])
     others = params[P_OTHERS] == OTHERS_GREEDY
-    partners_greedy = params[P_PARTNERS] == OTHERS_GREEDY
     others_eps = params[P_OTHERS_EPSILON]
     infer = params[P_INFER]
     draws = np.int64(params[P_DRAWS])
@@ -773,8 +769,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
         depth = 0
         while world[S_PHASE] != PHASE_OVER:
             to_move = world[S_TURN]
-            if others and to_move != seat and (partners_greedy
-                                               or rules[R_SIDE + to_move] != side):
+            if others and to_move != seat:
                 # another seat moves greedily on its sampled hand: follow (or add) the child
                 a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
                                 ws.move_legal, features)
