@@ -47,15 +47,21 @@ Every iteration:
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
 search: ``exact_worlds`` worlds drawn as in step 1, every legal move solved to the end of the
-deal in each (:func:`~.solver.root_values`), the move of best mean value played.
+deal in each (:func:`~.solver.root_values`), the move of best mean value played. With
+``exact_model = greedy`` (default) the other side in it is greedy, as in the tree: a move's
+value in a world is its outcome (+1 / 0 / -1) against greedy's replies, the seat playing its
+best reply (:func:`best_reply`: greedy is deterministic, so an exhaustive search over the
+seat's own moves), times ``WIN``, plus its minimax value, so that among moves of the same
+outcome one that wins against every reply goes first. The exact endgame below then plays
+the move so chosen in the one world left.
 
 The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
 With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
 early when the budget is spent (``iterations`` is then the cap), and depends on the
 machine's speed. Once every card is
-known (2-player play, stock empty) and ``exact_endgame`` is on, the exact solver's move is
-played instead of searching.
+known (2-player play, stock empty) and ``exact_endgame`` is on, the exact move (under
+``exact_model``) is played instead of searching.
 
 Measured on duplicate brisca-2 deals (scripts/strength.py, 1000 iterations, 600-1000 deals,
 score against greedy / against random): plain SO-ISMCTS (``others=tree``) with random
@@ -88,11 +94,29 @@ difference at this precision. A mixture opponent model (each other seat greedy o
 random, typed per world by its posterior, prior 0.5) lost: 0.674 against greedy, 0.924
 against random (tried and removed). The defaults since (``worlds = 100``), 2000 deals of
 seed 2: 0.732 [0.719, 0.746] against greedy, 0.929 [0.921, 0.937] against random.
+Then, on the first 1000 deals of seed 1 against greedy (defaults 0.731): ``exact_model =
+greedy`` (the exact endgame against greedy's replies) 0.750, with ``exact_stock = 4`` 0.754;
+``exploration = 1.0`` 0.745; all three 0.763, with ``exact_stock = 8`` instead 0.760, ``exact_worlds = 100`` 0.764,
+``exploration = 1.4`` 0.754, ``epsilon = 0.3`` 0.737, ``0.7`` 0.754, ``margin_weight = 0.3``
+0.759, the move of best mean instead of the most visited 0.747 (tried and removed);
+``epsilon = 0.25`` alone 0.729. Against random (seed 1, 1000 deals, defaults 0.942):
+``exact_model = greedy`` 0.942, all three 0.944, with ``margin_weight = 0.3`` 0.935; the model
+of what random is (``others_epsilon = 1``, ``epsilon = 1``, ``infer = 1``) 0.936, random
+play-outs 0.937 (the omniscient reference 0.989): telling a random opponent from a greedy one
+would not pay with these models. In brisca-4-pairs, the partner's moves in the tree chosen
+by UCB for the side instead of greedy's (tried and removed) scored 0.719 / 0.677 against
+0.708 / 0.692 (200 deals, seeds 1 / 2, ``exploration = 1.0``). The defaults since
+(``exact_model = greedy``, ``exact_stock = 4``, ``exploration = 1.0``), 2000 deals of seed 2:
+0.742 [0.729, 0.756] against greedy, 0.929 [0.921, 0.936] against random; 2.32 - 2.43 ms a
+move against 2.23 - 2.27 with the defaults before (``measure_iterations_per_second`` of both
+alternated in one process, machine at load 5; 326,000 - 341,000 against 440,000 - 448,000
+iterations per second, the moves left to the exact search counting none).
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
-``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``.
+``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
+``exact_model``.
 
 In Briscola Chiamata, ismcts (200 iterations, the defaults of the time: current trick only,
 ``infer = 0.3``) among four greedy players on duplicate chiamata-5 deals (every rotation),
