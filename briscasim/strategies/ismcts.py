@@ -96,21 +96,22 @@ against random (tried and removed). The defaults since (``worlds = 100``), 2000 
 seed 2: 0.732 [0.719, 0.746] against greedy, 0.929 [0.921, 0.937] against random.
 Then, on the first 1000 deals of seed 1 against greedy (defaults 0.731): ``exact_model =
 greedy`` (the exact endgame against greedy's replies) 0.750, with ``exact_stock = 4`` 0.754;
-``exploration = 1.0`` 0.745; all three 0.763, with ``exact_stock = 8`` instead 0.760,
-``exact_worlds = 100`` 0.764, ``exploration = 1.4`` 0.754, ``epsilon = 0.3`` 0.737, ``0.7``
-0.754, ``margin_weight = 0.3`` 0.759, the move of best mean instead of the most visited 0.747
-(tried and removed); ``epsilon = 0.25`` alone 0.729. Against random (seed 1, 1000 deals,
-defaults 0.942): ``exact_model = greedy`` 0.942, all three 0.944, with ``margin_weight = 0.3``
-0.935; the model of what random is (``others_epsilon = 1``, ``epsilon = 1``, ``infer = 1``)
-0.936, random play-outs 0.937 (the omniscient reference 0.989): telling a random opponent from
-a greedy one would not pay with these models. In brisca-4-pairs, the partner's moves in the
-tree chosen by UCB for the side instead of greedy's (tried and removed) scored 0.719 / 0.677
-against 0.708 / 0.692 (200 deals, seeds 1 / 2, ``exploration = 1.0``). The defaults since
-(``exact_model = greedy``, ``exact_stock = 4``, ``exploration = 1.0``), 2000 deals of seed 2:
-0.742 [0.729, 0.756] against greedy, 0.929 [0.921, 0.936] against random; 2.32 - 2.43 ms a move
-against 2.23 - 2.27 with the defaults before (``measure_iterations_per_second`` of both
-alternated in one process, machine at load 5; 326,000 - 341,000 against 440,000 - 448,000
-iterations per second, the moves left to the exact search counting none).
+``exploration = 1.0`` 0.745; all three 0.762, with ``exact_stock = 6`` or ``8`` instead 0.759
+or 0.760, ``infer = 0`` 0.753, ``exact_worlds = 100`` 0.764, ``exploration = 1.4`` 0.754,
+``epsilon = 0.3`` 0.737, ``0.7`` 0.754, ``margin_weight = 0.3`` 0.759, the move of best mean
+instead of the most visited 0.747 (tried and removed); ``epsilon = 0.25`` alone 0.729. Against
+random (seed 1, 1000 deals, defaults 0.942): ``exact_model = greedy`` 0.942, all three 0.944,
+with ``margin_weight = 0.3`` 0.935; the model of what random is (``others_epsilon = 1``,
+``epsilon = 1``, ``infer = 1``) 0.936, random play-outs 0.937 (the omniscient reference 0.989):
+telling a random opponent from a greedy one would not pay with these models. In brisca-4-pairs,
+the partner's moves in the tree chosen by UCB for the side instead of greedy's (tried and
+removed) scored 0.719 / 0.677 against 0.708 / 0.692 (200 deals, seeds 1 / 2, ``exploration =
+1.0``). The defaults since (``exact_model = greedy``, ``exact_stock = 4``, ``exploration =
+1.0``), 2000 deals of seed 2: 0.742 [0.729, 0.755] against greedy, 0.929 [0.921, 0.936] against
+random; 1.09 - 1.11 ms a move against 1.10 with the defaults before
+(``measure_iterations_per_second()`` of both alternated in one process, load below 1; 713,000 -
+726,000 against 907,000 - 912,000 iterations per second, the moves left to the exact search
+counting none).
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
