@@ -47,15 +47,21 @@ Every iteration:
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
 search: ``exact_worlds`` worlds drawn as in step 1, every legal move solved to the end of the
-deal in each (:func:`~.solver.root_values`), the move of best mean value played.
+deal in each (:func:`~.solver.root_values`), the move of best mean value played. With
+``exact_model = greedy`` (default) the other side in it is greedy, as in the tree: a move's
+value in a world is its outcome (+1 / 0 / -1) against greedy's replies, the seat playing its
+best reply (:func:`best_reply`: greedy is deterministic, so an exhaustive search over the
+seat's own moves), times ``WIN``, plus its minimax value, so that among moves of the same
+outcome one that wins against every reply goes first. The exact endgame below then plays
+the move so chosen in the one world left.
 
 The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
 With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
 early when the budget is spent (``iterations`` is then the cap), and depends on the
 machine's speed. Once every card is
-known (2-player play, stock empty) and ``exact_endgame`` is on, the exact solver's move is
-played instead of searching.
+known (2-player play, stock empty) and ``exact_endgame`` is on, the exact move (under
+``exact_model``) is played instead of searching.
 
 Measured on duplicate brisca-2 deals (scripts/strength.py, 1000 iterations, 600-1000 deals,
 score against greedy / against random): plain SO-ISMCTS (``others=tree``) with random
@@ -88,11 +94,30 @@ difference at this precision. A mixture opponent model (each other seat greedy o
 random, typed per world by its posterior, prior 0.5) lost: 0.674 against greedy, 0.924
 against random (tried and removed). The defaults since (``worlds = 100``), 2000 deals of
 seed 2: 0.732 [0.719, 0.746] against greedy, 0.929 [0.921, 0.937] against random.
+Then, on the first 1000 deals of seed 1 against greedy (defaults 0.731): ``exact_model =
+greedy`` (the exact endgame against greedy's replies) 0.750, with ``exact_stock = 4`` 0.754;
+``exploration = 1.0`` 0.745; all three 0.762, with ``exact_stock = 6`` or ``8`` instead 0.759
+or 0.760, ``infer = 0`` 0.753, ``exact_worlds = 100`` 0.764, ``exploration = 1.4`` 0.754,
+``epsilon = 0.3`` 0.737, ``0.7`` 0.754, ``margin_weight = 0.3`` 0.759, the move of best mean
+instead of the most visited 0.747 (tried and removed); ``epsilon = 0.25`` alone 0.729. Against
+random (seed 1, 1000 deals, defaults 0.942): ``exact_model = greedy`` 0.942, all three 0.944,
+with ``margin_weight = 0.3`` 0.935; the model of what random is (``others_epsilon = 1``,
+``epsilon = 1``, ``infer = 1``) 0.936, random play-outs 0.937 (the omniscient reference 0.989):
+telling a random opponent from a greedy one would not pay with these models. In brisca-4-pairs,
+the partner's moves in the tree chosen by UCB for the side instead of greedy's (tried and
+removed) scored 0.719 / 0.677 against 0.708 / 0.692 (200 deals, seeds 1 / 2, ``exploration =
+1.0``). The defaults since (``exact_model = greedy``, ``exact_stock = 4``, ``exploration =
+1.0``), 2000 deals of seed 2: 0.742 [0.729, 0.755] against greedy, 0.929 [0.921, 0.936] against
+random; 1.09 - 1.11 ms a move against 1.10 with the defaults before
+(``measure_iterations_per_second()`` of both alternated in one process, load below 1; 713,000 -
+726,000 against 907,000 - 912,000 iterations per second, the moves left to the exact search
+counting none).
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
-``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``.
+``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
+``exact_model``.
 
 In Briscola Chiamata, ismcts (200 iterations, the defaults of the time: current trick only,
 ``infer = 0.3``) among four greedy players on duplicate chiamata-5 deals (every rotation),
@@ -132,19 +157,22 @@ from .bidding import contract_decision
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
-from .sampling import SPEC_LEN, keep_world, prepare_worlds, restore_world, sample_world
+from .sampling import (SPEC_LEN, keep_world, prepare_worlds, restore_world, sample_world,
+                       unique_world)
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import (LEGAL_STRIDE, NO_HORIZON, endgame_action, play, point_margin,
-                     root_values, search_bytes, search_views)
+from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, play,
+                     point_margin, position_value, root_values, search_bytes, search_views,
+                     team_of)
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS) = range(18)
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL) = range(19)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
+MODEL_MINIMAX, MODEL_GREEDY = 0, 1
 
 DEFINITION = StrategyDef(
     "ismcts", KIND_ISMCTS, (
@@ -152,7 +180,7 @@ DEFINITION = StrategyDef(
               "when a time budget is set)"),
         Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
               "then depend on machine speed)"),
-        Param("exploration", float, 0.7, 0.0, 10.0, "UCB1 exploration constant"),
+        Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
         Param("rollout", str, "greedy", doc="policy of every seat in the play-outs",
               choices=("random", "greedy")),
         Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
@@ -180,7 +208,7 @@ DEFINITION = StrategyDef(
         Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
               "current one whose plays by the other sides the inference also reads (0 = the "
               "current trick only)"),
-        Param("exact_stock", int, -1, -1, 48, "2 players: once at most this many cards are "
+        Param("exact_stock", int, 4, -1, 48, "2 players: once at most this many cards are "
               "left to draw, solve sampled worlds exactly instead of searching the tree "
               "(determinized exact search; -1 = never)"),
         Param("exact_worlds", int, 40, 1, 10_000, "worlds solved per move under "
@@ -194,6 +222,10 @@ DEFINITION = StrategyDef(
               "iterations then take in turn (0 = a world drawn and weighed every iteration)"),
         Param("draws", int, 64, 1, 100_000, "with the inference on, worlds drawn at most "
               "(rejection) for each world the search uses"),
+        Param("exact_model", str, "greedy", doc="the other side in the exact searches "
+              "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
+              "moves, to which the seat plays its best reply; a move that wins against every "
+              "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -600,10 +632,13 @@ def auction_weight(rules, world, infer, deal, legal, features=EVERY_FEATURE):
 
 
 @njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
+def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws,
                  features=EVERY_FEATURE):
     """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
-    deal) over ``n_worlds`` worlds drawn by :func:`draw_world` (jitted)."""
+    deal) over ``n_worlds`` worlds drawn by :func:`draw_world`; with ``model`` ``MODEL_GREEDY``
+    a world's value of an action is its outcome against greedy's replies
+    (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
+    value (jitted)."""
     per_action = aligned(8 * LEGAL_STRIDE)
     block = take(search_bytes() + 3 * per_action)
     memory = search_views(block, 0)
@@ -611,12 +646,21 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
     actions = view(block, o, LEGAL_STRIDE, np.int64)
     values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
     total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
-    side = rules[R_SIDE + seat]
     k = 0
     for w in range(n_worlds):
         draw_world(rules, ws, infer, observed, 1.0, draws, rng, features)
+        side = team_of(rules, ws.world, seat)
         k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
                         values, features)
+        if model == MODEL_GREEDY:
+            root = memory.stack[:STATE_LEN]
+            for i in range(k):
+                copy_state(root, ws.world)
+                play(rules, root, actions[i], features)
+                reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
+                                   features)
+                values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
+                                    else 0.0)
         for i in range(k):
             total[i] = values[i] if w == 0 else total[i] + values[i]
     best = 0
@@ -626,6 +670,47 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, draws, rng, ws,
     a = actions[best]
     release(block)
     return a
+
+
+@njit(cache=True, _nrt=False)
+def best_reply(rules, search, side, params, legal_scratch, rng, features=EVERY_FEATURE):
+    """Value (:func:`~.solver.position_value`) for ``side`` of the state in ``search.stack``
+    row 0 when every other side plays greedy's move and ``side`` its best (an exhaustive
+    search over ``side``'s moves: greedy is deterministic). Row 0 is played on (jitted)."""
+    stack, legal, count, nxt, best = (search.stack, search.legal, search.count, search.nxt,
+                                      search.best)
+    ply = 0
+    value = 0.0
+    entering = True
+    while True:
+        if entering:
+            st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
+            while st[S_PHASE] != PHASE_OVER and team_of(rules, st, st[S_TURN]) != side:
+                play(rules, st, policy_move(rules, st, GREEDY, 0.0, params, rng,
+                                            legal_scratch, features), features)
+            if st[S_PHASE] == PHASE_OVER:
+                value = position_value(rules, st, side)
+                entering = False
+                continue
+            row = ply * LEGAL_STRIDE
+            count[ply] = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
+            best[ply] = -np.inf
+            nxt[ply] = 0
+        else:
+            if ply == 0:
+                return value
+            ply -= 1
+            if value > best[ply]:
+                best[ply] = value
+            if nxt[ply] == count[ply]:
+                value = best[ply]
+                continue
+        child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
+        copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
+        play(rules, child, np.int64(legal[ply * LEGAL_STRIDE + nxt[ply]]), features)
+        nxt[ply] += 1
+        ply += 1
+        entering = True
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -679,10 +764,13 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
+    model = np.int64(params[P_EXACT_MODEL])
+    if model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and unique_world(ws.spec):
+        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
         return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, draws, rng, ws, features), 0
+                            observed, draws, model, rng, ws, features), 0
     n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
     for j in range(n_worlds):
         draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
@@ -862,7 +950,7 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
-    if params[P_EXACT_ENDGAME] != 0:
+    if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
         a = endgame_action(rules, public, hand, seat, signals, rng, features)
         if a != NO_CARD:
             return a
