@@ -14,6 +14,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.np.arrayobj import populate_array
 from numba.extending import intrinsic, overload
@@ -215,7 +216,8 @@ def window(typingctx, array, start, length):
                        shape=cgutils.pack_array(builder, [n]),
                        strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize,
                        meminfo=whole.meminfo, parent=whole.parent)
-        return part._getvalue()
+        # a new reference to the array's memory (a no-op in kernels compiled without NRT)
+        return impl_ret_borrowed(context, builder, array_type, part._getvalue())
     return array(array, start, length), codegen
 
 
