@@ -13,6 +13,7 @@ independent observation).
     python scripts/strength.py                         # the whole ladder (slow)
     python scripts/strength.py --preset brisca-2 --deals 2000 \\
         --pair "ismcts" "random" --pair "ismcts" "greedy"
+    python scripts/strength.py --preset briscolone-2 --rule match=deal --pair ismcts greedy
     python scripts/strength.py --speed                 # ismcts iterations/s, one core
 """
 from __future__ import annotations
@@ -25,16 +26,18 @@ import numpy as np
 
 from briscasim.analysis.stats import mean_ci
 from briscasim.engine import layout as L
-from briscasim.rules import Rules
+from briscasim.rules import Rules, parse_override
 from briscasim.simulate import Lineup, play_chunk
 
 LADDER = [("ismcts", "random"), ("ismcts", "greedy"), ("pimc", "greedy"), ("pimc", "ismcts"),
           ("omniscient", "greedy"), ("omniscient", "ismcts")]
 
 
-def duplicate_score(preset: str, a: str, b: str, deals: int, seed: int = 1) -> dict:
-    """Score of ``a`` against ``b`` (alternating seats / partnerships) over duplicate deals."""
-    rules = Rules.preset(preset)
+def duplicate_score(preset: str, a: str, b: str, deals: int, seed: int = 1,
+                    rule: dict | None = None) -> dict:
+    """Score of ``a`` against ``b`` (alternating seats / partnerships) over duplicate deals of
+    ``preset`` with the options ``rule`` changed."""
+    rules = Rules.preset(preset, **(rule or {}))
     n = rules.players
     side = rules.side_of
     specs = [a if side[s] == side[0] else b for s in range(n)]
@@ -67,6 +70,8 @@ def main(argv=None):
     ap.add_argument("--preset", action="append", help="default: brisca-2 and brisca-4-pairs")
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                    help="a rule option changed from the preset's (e.g. match=deal)")
     ap.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
                     help="strategy specs to compare (default: the ladder)")
     ap.add_argument("--speed", action="store_true",
@@ -78,9 +83,11 @@ def main(argv=None):
         print(json.dumps({"ismcts": measure_iterations_per_second()}), flush=True)
         if not args.pair and not args.preset:
             return
+    rule = dict(parse_override(text) for text in args.rule)
     for preset in args.preset or ["brisca-2", "brisca-4-pairs"]:
         for a, b in args.pair or LADDER:
-            print(json.dumps(duplicate_score(preset, a, b, args.deals, args.seed)), flush=True)
+            print(json.dumps(duplicate_score(preset, a, b, args.deals, args.seed, rule)),
+                  flush=True)
 
 
 if __name__ == "__main__":
