@@ -51,6 +51,18 @@ def test_h_is_help_on_every_command():
             command, r.output)
 
 
+def test_h_is_help_of_a_command_invoked_on_its_own():
+    """-h stays help wherever a command is first invoked (click keeps a command's help option
+    once made): on its own, then through the group."""
+    from click.testing import CliRunner
+    from briscasim.cli.strategies_cmd import strategies
+    runner = CliRunner()
+    r = runner.invoke(strategies, ["-h"], prog_name="briscasim strategies")
+    assert r.exit_code == 0 and r.output.startswith("Usage: briscasim strategies"), r.output
+    r = runner.invoke(cli, ["strategies", "-h"], prog_name="briscasim")
+    assert r.exit_code == 0 and r.output.startswith("Usage: briscasim strategies"), r.output
+
+
 def test_huge_numbers_get_limits_not_hangs(tmp_path, briscasim):
     one_line_error(briscasim("simulate", "--deals", 10 ** 23), "deals = 10", f"{MAX_DEALS:,}")
     one_line_error(briscasim("simulate", "--rule", f"match=deals {10 ** 24}"),

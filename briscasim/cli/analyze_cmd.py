@@ -6,10 +6,11 @@ import json
 import click
 
 from ..errors import UserError
+from . import HELP_OPTIONS
 from .simulate_cmd import format_table, rules_from_options, rules_options
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @rules_options
 @click.option("--file", "deal_file", type=click.Path(dir_okay=False), default=None,
               help="A deal from a JSON or TOML file, as `briscasim replay --file` reads it.")

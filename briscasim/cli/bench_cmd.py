@@ -4,9 +4,10 @@ import json
 import click
 
 from ..errors import UserError
+from . import HELP_OPTIONS
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @click.option("--deals", type=int, default=1_000_000, show_default=True,
               help="Deals per random vs random measurement.")
 @click.option("--greedy-deals", type=int, default=200_000, show_default=True,

@@ -14,6 +14,8 @@ import sys
 
 import click
 
+from . import HELP_OPTIONS
+
 # command name -> (module, attribute, one-line help)
 COMMANDS = {
     "presets": ("briscasim.cli.presets_cmd", "presets", "List the rule presets and their options."),
@@ -47,7 +49,7 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings=dict(help_option_names=["-h", "--help"]))
+@click.group(cls=LazyGroup, context_settings=HELP_OPTIONS)
 @click.version_option(package_name="briscasim")
 def cli():
     """briscasim: simulate Brisca and Briscola deals and study strategies."""

@@ -18,6 +18,7 @@ import click
 from .. import cards as C
 from ..engine import layout as L
 from ..errors import UserError
+from . import HELP_OPTIONS
 from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
 HELP = """type a card to play it: its code (Ao, 7c, Rb: rank A 3 R C S 9 8 7 6 5 4 2, suit
@@ -282,7 +283,7 @@ def save(deals, path: pathlib.Path, labels) -> list[pathlib.Path]:
     return out
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @rules_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
               shell_complete=complete_strategy,

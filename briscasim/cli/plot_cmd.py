@@ -1,8 +1,10 @@
 """``briscasim plot DIR``."""
 import click
 
+from . import HELP_OPTIONS
 
-@click.command()
+
+@click.command(context_settings=HELP_OPTIONS)
 @click.argument("results", metavar="DIR", type=click.Path(file_okay=False))
 @click.option("-o", "--out", type=click.Path(file_okay=False),
               help="Chart directory (default: reports/<experiment name>).")

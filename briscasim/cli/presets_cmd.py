@@ -4,9 +4,10 @@ import json
 import click
 
 from ..rules import PRESETS, Rules
+from . import HELP_OPTIONS
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def presets(as_json):
     """List the rule presets with every option (what each option means: docs/rules.md)."""

@@ -7,6 +7,7 @@ import click
 
 from ..errors import UserError
 from ..limits import MAX_INDEX
+from . import HELP_OPTIONS
 from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
 
@@ -22,7 +23,7 @@ def _outcome_line(rules, replay) -> str:
             f"points {pts})")
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @rules_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:key=value,...]",
               shell_complete=complete_strategy,

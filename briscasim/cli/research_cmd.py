@@ -1,8 +1,10 @@
 """``briscasim research NAME`` / ``--all``: answer questions of the research pack."""
 import click
 
+from . import HELP_OPTIONS
 
-@click.command()
+
+@click.command(context_settings=HELP_OPTIONS)
 @click.argument("names", metavar="[NAME]...", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Every question of the pack.")
 @click.option("--list", "list_", is_flag=True, help="List the questions and the analyses.")

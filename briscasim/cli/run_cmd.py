@@ -3,8 +3,10 @@ import sys
 
 import click
 
+from . import HELP_OPTIONS
 
-@click.command()
+
+@click.command(context_settings=HELP_OPTIONS)
 @click.argument("spec_file", metavar="SPEC", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", type=click.Path(file_okay=False),
               help="Results directory (default: runs/<spec name>).")

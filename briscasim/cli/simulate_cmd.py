@@ -12,6 +12,7 @@ import sys
 import click
 
 from ..rules import Rules, parse_override
+from . import HELP_OPTIONS
 
 
 def complete_preset(ctx, param, incomplete):
@@ -108,7 +109,7 @@ def format_result(d: dict) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @rules_options
 @click.option("--strategy", "strategies", multiple=True, default=("random",), show_default=True,
               metavar="NAME[:key=value,...]", shell_complete=complete_strategy,

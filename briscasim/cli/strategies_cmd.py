@@ -3,6 +3,8 @@ import json
 
 import click
 
+from . import HELP_OPTIONS
+
 SYNTAX = ("spec: PLAY[:key=value,...][+POLICY[:key=value,...]], e.g. "
           "greedy:trump_threshold=4+hold:stock=6; a user strategy is module:function")
 
@@ -37,7 +39,7 @@ def _echo_def(d) -> None:
         click.echo(f"    {p.name}={p.format(p.default)}  ({p.describe_type()})  {p.doc}")
 
 
-@click.command()
+@click.command(context_settings=HELP_OPTIONS)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def strategies(as_json):
     """List the play strategies and swap policies, with parameters, types, defaults,

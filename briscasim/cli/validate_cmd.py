@@ -1,8 +1,10 @@
 """``briscasim validate SPEC``."""
 import click
 
+from . import HELP_OPTIONS
 
-@click.command()
+
+@click.command(context_settings=HELP_OPTIONS)
 @click.argument("spec_file", metavar="SPEC", type=click.Path(dir_okay=False))
 def validate(spec_file):
     """Check an experiment spec and list the cells it expands to (docs/specs.md)."""
