@@ -241,8 +241,7 @@ def test_python_loop_matches_the_kernels(preset):
 
 
 def test_strategies_command_lists_everything():
-    # through the group, as the command line does: click keeps a command's help option once
-    # made, so the command invoked on its own first would lose the group's -h for the process
+    # through the group, as the command line runs it
     runner = CliRunner()
     text = runner.invoke(cli, ["strategies"]).output
     for name in list(REGISTRY) + list(SWAP_POLICIES):
