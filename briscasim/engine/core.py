@@ -146,17 +146,27 @@ def trick_winner_index(rules, state):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def trick_so_far(rules, state):
+    """The current trick, at least one card played: the index in playing order of the card
+    winning it so far, that card, and the card points on the table (jitted; one pass)."""
+    return _winning(rules, state, state[S_TRICK_N])
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _winning(rules, state, k):
-    """Index and card of the card winning among the first ``k >= 1`` cards of the trick."""
+    """Index and card of the card winning among the first ``k >= 1`` cards of the trick, and
+    the card points of those ``k`` cards."""
     trump = state[S_TRUMP]
     best = 0
     best_card = state[S_TRICK]
+    points = card_points(rules, best_card)
     for i in range(1, k):
         card = state[S_TRICK + i]
+        points += card_points(rules, card)
         b = beats(rules, card, best_card, trump)
         best = i if b else best
         best_card = card if b else best_card
-    return best, best_card
+    return best, best_card, points
 
 
 # ---- hands -----------------------------------------------------------------------------
@@ -664,7 +674,7 @@ def _finish_trick(rules, state, last, events, features):
     state just written: that would put a store-to-load round trip on the deal's critical path.
     """
     n = rules[R_PLAYERS]
-    wi, best_card = _winning(rules, state, n - 1)
+    wi, best_card, _ = _winning(rules, state, n - 1)
     wi = n - 1 if beats(rules, last, best_card, state[S_TRUMP]) else wi
     winner = seat_after(state[S_LEADER], wi, n)
     side = rules[at(R_SIDE + winner)]

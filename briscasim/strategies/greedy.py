@@ -42,7 +42,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
                            known_bits, known_in_hands, packed_hands, seat_after,
-                           trick_winner_index)
+                           trick_so_far, trick_winner_index)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,
@@ -248,14 +248,10 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     trumps = _suit_bits(trump)
     if pos == 0:
         return _cheapest(rules, cards, trumps, _trump_keep(params))
-    wi = trick_winner_index(rules, public)
-    best = V.trick_card(public, wi)
+    wi, best, table = trick_so_far(rules, public)
     mates = V.known_mates(rules, public, hand, seat, features)
     winner = seat_after(V.trick_leader(public), wi, n)
     partner_winning = (mates >> winner) & 1 != 0
-    table = 0
-    for i in range(pos):
-        table += card_points(rules, V.trick_card(public, i))
     last = pos == n - 1
     backed = False
     if features & F_SIGNALS and not last and signals != 0:
@@ -378,6 +374,8 @@ def greedy_strategy(rules, public, hand, legal, seat, signals, params, rng,
                     features=EVERY_FEATURE):
     """The greedy decision for ``seat`` (module docstring); ``rng`` is unused; ``features``
     (``F_*``) names the rule features whose code is compiled in (jitted)."""
+    if features & F_LARGE_HAND and legal.shape[0] == 1:
+        return legal[0]     # a forced action (the last trick): nothing to weigh
     if features & F_AUCTION and public[S_PHASE] >= PHASE_AUCTION:
         return contract_decision(rules, public, hand, legal)   # Briscola Chiamata
     fewest = _fewest(rules, params, features)
@@ -416,10 +414,8 @@ def _race(rules, public, hand, legal, seat, params):
     target = rules[R_TARGET_POINTS]
     trump_keep = _trump_keep(params)
     trumps = _suit_bits(trump)
-    wi = trick_winner_index(rules, public)
-    best = V.trick_card(public, wi)
+    wi, best, table = trick_so_far(rules, public)
     winner = seat_after(V.trick_leader(public), wi, n)
-    table = V.trick_points(rules, public)
     own = public[S_SEAT_POINTS + seat]
     threat = (V.known_mates(rules, public, hand, seat) >> winner) & 1 == 0
     threat &= public[S_SEAT_POINTS + winner] + table >= target - 11
