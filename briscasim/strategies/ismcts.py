@@ -767,12 +767,12 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     # the auction is read only where the search holds its code (every feature)
     infer_auction = (params[P_INFER_AUCTION] if features & F_AUCTION and rules[R_AUCTION] != 0
                      else 1.0)
-    observed = 0
-    if infer < 1.0:
-        observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
     capacity = child.shape[0]
     total = deal_points(rules)
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
+    observed = 0
+    if infer < 1.0:
+        observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
     model = np.int64(params[P_EXACT_MODEL])
     if model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and unique_world(ws.spec):
         return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
