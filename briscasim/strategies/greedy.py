@@ -149,13 +149,25 @@ def _in_hand(hand, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _hand_bits(hand):
-    """A bit per card id that ``hand`` holds (its empty slots add none)."""
+def _card_bits(cards):
+    """A bit per card id of ``cards``: a hand's slots, the legal list or :func:`_three` (an
+    empty slot or ``NO_CARD`` adds none)."""
     bits = np.int64(0)
-    for i in range(hand.shape[0]):
-        c = np.int64(hand[i])
+    for i in range(len(cards)):
+        c = np.int64(cards[i])
         bits |= (np.int64(1) << (c & 63)) if c >= 0 else np.int64(0)
     return bits
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _before(cards, a, b):
+    """True if card ``a`` comes before card ``b`` in ``cards`` (``a`` is among them)."""
+    for i in range(len(cards)):
+        if cards[i] == a:
+            return True
+        if cards[i] == b:
+            return False
+    return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -177,7 +189,7 @@ def _danger(rules, public, hand, seat, pos, mates, shown_in_hands):
     after = (run | (run >> n)) & ((1 << n) - 1) & ~mates
     if after == 0:
         return np.int64(0)
-    danger = known_bits(public, KNOWN_UNSEEN) & ~_hand_bits(hand)
+    danger = known_bits(public, KNOWN_UNSEEN) & ~_card_bits(hand)
     if not shown_in_hands:
         return danger
     shown = known_in_hands(public, n)       # rare: open hands, face-up card drawn or swapped
@@ -259,54 +271,54 @@ def _play_most(rules, public, hand, cards, seat, signals, params, features):
     # the cards that beat the winning one, as a bit mask of card ids
     beaters = rules[at(R_CARD_STRONGER + best)] | (trumps if card_suit(rules, best) != trump
                                                    else np.int64(0))
-    # One pass over the legal cards finds the first candidate (selects rather than branches
-    # where the outcome is as random as the deal); a pass of its own finds each of the
-    # others, only when none before it applies:
+    # The first of these that applies decides:
     # 1. a sure plain-card win (or a load onto our side's sure trick): bank the most points,
-    #    then the weakest card (100 * points - strength: strengths are below 100);
+    #    then the weakest card (100 * points - strength: strengths are below 100), the first
+    #    of the legal cards among equals;
     # 2. a trick worth a trump: the lowest trump that wins;
     # 3. not worth fighting for: the card of least keep cost (the first).
+    # The candidates of 1 and 2 are bit masks of card ids (the tests that do not depend on
+    # the card, worked out once), so only the cards they hold are looked at.
     check_threat = not last and not backed
     # in Briscola Chiamata (packed hands) no card is drawn, swapped or shown: none is
     # publicly known to be in a hand
     shown_in_hands = not packed_hands(rules, features)
     danger = np.int64(-1)       # _danger, worked out at the first candidate to check
-    # the cards a candidate may be, as a bit mask of card ids (the tests that do not depend
-    # on the card, worked out once): 1. a plain card that wins, or any plain card onto our
-    # side's trick
-    bankable = ~trumps & (np.int64(-1) if partner_winning | backed else beaters)
+    held = _card_bits(cards)
+    # 1. a plain card that wins, or any plain card onto our side's trick
+    candidates = held & ~trumps & (np.int64(-1) if partner_winning | backed else beaters)
     bank = NO_CARD
     bank_key = -1000
-    for i in range(len(cards)):
-        c = cards[i]
-        bit = c & 63                # NO_CARD reads bit 63, in no mask but bankable's
-        strength = card_strength(rules, c)
-        key = 100 * card_points(rules, c) - strength
-        take = ((bankable >> bit) & 1 != 0) & (key > bank_key)
-        if check_threat and take:
+    while candidates != 0:
+        c = np.int64(trailing_zeros(candidates))
+        candidates &= candidates - 1
+        key = 100 * card_points(rules, c) - card_strength(rules, c)
+        if key < bank_key or (key == bank_key and not _before(cards, c, bank)):
+            continue
+        if check_threat:
             if danger < 0:
                 danger = _danger(rules, public, hand, seat, pos, mates, shown_in_hands)
             # a winning card is threatened by its own beaters, a load by the winning card's
-            wins = (beaters >> bit) & 1 != 0
-            take = (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger == 0
-        bank = c if take else bank
-        bank_key = key if take else bank_key
+            wins = (beaters >> c) & 1 != 0
+            if (rules[at(R_CARD_STRONGER + c)] | trumps if wins else beaters) & danger != 0:
+                continue
+        bank = c
+        bank_key = key
     if bank != NO_CARD:
         return bank
     # 2. a trump that wins, when the trick is worth one (the trump A and 3 are spared on a
-    # trick worth less than high_trump_threshold)
+    # trick worth less than high_trump_threshold); a suit's strengths differ
     spared = _HIGH_CARDS if table < params[P_HIGH_TRUMP_THRESHOLD] else np.int64(0)
     fight = (not partner_winning) & (table >= params[P_TRUMP_THRESHOLD])
-    ruffing = trumps & beaters & ~spared if fight else np.int64(0)
+    ruffing = held & trumps & beaters & ~spared if fight else np.int64(0)
     ruff = NO_CARD
-    if ruffing != 0:
-        ruff_strength = 1000
-        for i in range(len(cards)):
-            c = cards[i]
-            strength = card_strength(rules, c)
-            take = ((ruffing >> (c & 63)) & 1 != 0) & (strength < ruff_strength)
-            ruff = c if take else ruff
-            ruff_strength = strength if take else ruff_strength
+    ruff_strength = 1000
+    while ruffing != 0:
+        c = np.int64(trailing_zeros(ruffing))
+        ruffing &= ruffing - 1
+        strength = card_strength(rules, c)
+        ruff = c if strength < ruff_strength else ruff
+        ruff_strength = min(strength, ruff_strength)
     return ruff if ruff != NO_CARD else _cheapest(rules, cards, trumps, _trump_keep(params))
 
 
