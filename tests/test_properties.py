@@ -6,7 +6,9 @@ docs/rules.md read directly (not against the engine's own bookkeeping):
 - each seat's view holds its own hand and exactly the public knowledge of section 8;
 - a swap is offered exactly when 3 and 10.1-10.2 allow it, once per trick;
 and at the end that every card in play was played once, that the points add up, and that
-the outcome follows section 5 and 10.5.
+the outcome follows section 5 and 10.5. Random Briscola Chiamata deals, under any of its
+options, are checked by :func:`check_chiamata` the same way: the auction's caller and
+contract, the call, every trick, the duty to follow, the side's points and the game points.
 """
 import random
 
@@ -19,7 +21,8 @@ from briscasim.engine import core
 from briscasim.engine import layout as L
 from briscasim.engine.rng import new_stream, seed_stream
 from briscasim.game import Deal, IllegalAction
-from briscasim.rules import LEFTOVERS, OBJECTIVES, PRESETS, TIES, TIMINGS, Rules, RulesError
+from briscasim.rules import (ALL_PASS, AUCTIONS, BID_MULTIPLIERS, CAPPOTTOS, FIRST_LEADS, LEFTOVERS,
+                             OBJECTIVES, PRESETS, TIES, TIMINGS, Rules, RulesError)
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.random import random_strategy
 
@@ -436,3 +439,119 @@ def test_from_seed_replays_the_batch_deal(rules, seed, index):
     assert mine.tolist() == rec.tolist()
     assert rec[L.REC_WINNER] == (L.DRAW if deal.outcome.winner is None else deal.outcome.winner)
     assert list(rec[L.REC_POINTS:L.REC_POINTS + len(rules.sides)]) == list(deal.points)
+
+
+# ---- Briscola Chiamata --------------------------------------------------------------------
+
+@st.composite
+def chiamata_rules(draw):
+    """chiamata-5 with any of its options."""
+    return Rules.preset(
+        "chiamata-5", match="deal", auction=draw(st.sampled_from(AUCTIONS)),
+        all_pass=draw(st.sampled_from(ALL_PASS)), min_points=draw(st.sampled_from([61, 62, 75,
+                                                                                  120])),
+        self_call=draw(st.booleans()), first_lead=draw(st.sampled_from(FIRST_LEADS)),
+        cappotto=draw(st.sampled_from(CAPPOTTOS)),
+        bid_multiplier=draw(st.sampled_from(BID_MULTIPLIERS)),
+        must_follow_suit=draw(st.booleans()))
+
+
+def ladder_unit(target):
+    """docs/rules.md: 61-70 x1, 71-80 x2, 81-90 x3, 91-100 x4, 101-120 x5."""
+    return 1 if target <= 70 else min((target - 61) // 10 + 1, 5)
+
+
+def check_chiamata(deal, legal_seen):
+    """The finished deal against docs/rules.md read directly: the deal, the standing bid and
+    its caller, the call, every trick (leader, winner, points, the duty to follow), the side's
+    points, the multiplier and the game points."""
+    r = deal.rules
+    hands = deal.initial_hands
+    assert [len(h) for h in hands] == [8] * 5
+    assert sorted(c for h in hands for c in h) == sorted(r.deck_ids)
+    k = deal.contract
+    standing = [e for e in deal.events if e.kind == "bid" or (e.kind == "reopen" and e.a)]
+    if not standing:                                     # thrown in: no score
+        assert k.caller is None and k.multiplier == 0 and set(k.game_points) == {0}
+        assert deal.tricks == [] and deal.outcome.winner is None
+        return
+    caller = standing[-1].seat
+    code = k.bid.split(":")[1]
+    points_bid = code.isdigit() and int(code) >= 61        # else a rank: A 3 R C S 7 6 5 4
+    target = int(code) if points_bid else r.min_points
+    assert (k.caller, k.target) == (caller, target)
+    called = k.called
+    trump = called // 12
+    face = C.FACES[called % 12]
+    if r.auction == "subito_al_due" or (points_bid and r.auction != "points_only"):
+        assert face == "2"
+    elif r.auction != "points_only":
+        assert face == code
+    if not r.self_call and called in hands[caller]:
+        faces = "A3RCS7654" if r.auction == "points_only" else face
+        # every card he could call is his own
+        assert all(c in hands[caller] for c in r.deck_ids if C.FACES[c % 12] in faces
+                   or r.auction == "points_only")
+    partner = next(s for s in range(5) if called in hands[s])
+    assert k.partner == partner
+    # play: eight tricks of five cards, led by the eldest (or the caller), then the winner
+    tricks = deal.tricks
+    assert len(tricks) == 8 and all(len(t.cards) == 5 for t in tricks)
+    leader = caller if r.first_lead == "caller" else 0
+    held = [set(h) for h in hands]
+    for t, legal in zip(tricks, legal_seen):
+        assert t.leader == leader
+        for i, c in enumerate(t.cards):
+            seat = (leader + i) % 5
+            led = [d for d in held[seat] if d // 12 == t.cards[0] // 12] if i else []
+            assert set(legal[i]) == (set(led) if r.must_follow_suit and led else held[seat])
+            held[seat].remove(c)
+        best, points = trick_result(r, list(t.cards), trump)
+        leader = (t.leader + best) % 5
+        assert (t.winner, t.points) == (leader, points)
+    side = {caller, partner}
+    side_points = sum(t.points for t in tricks if t.winner in side)
+    side_tricks = sum(t.winner in side for t in tricks)
+    assert sum(t.points for t in tricks) == sum(deal.points) == 120
+    success = side_points >= target
+    assert (k.side_points, k.success) == (side_points, success)
+    m = ladder_unit(target) if r.bid_multiplier == "ladder" else 1
+    if (r.cappotto == "points" and side_points in (0, 120)) or (
+            r.cappotto == "tricks" and side_tricks in (0, 8)):
+        m *= 2
+    assert k.multiplier == m
+    u = m if success else -m
+    want = [-u] * 5
+    want[caller] = 4 * u if partner == caller else 2 * u
+    if partner != caller:
+        want[partner] = u
+    assert k.game_points == tuple(want) and sum(want) == 0
+    assert deal.outcome.winner == (caller if success else None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=chiamata_rules(), seed=st.integers(0, 2**32 - 1), index=st.integers(0, 10**6),
+       play_seed=st.integers(0, 2**32 - 1), pass_rate=st.sampled_from([0.5, 0.8, 0.95]))
+def test_random_chiamata_deals_keep_every_rule(rules, seed, index, play_seed, pass_rate):
+    """Random auctions (a pass with probability ``pass_rate``, else any legal bid), calls and
+    play; the called card's holder stays out of the public view until that card is played."""
+    rng = random.Random(play_seed)
+    deal = Deal.from_seed(rules, seed, index)
+    legal_seen = []
+    while not deal.over:
+        legal = deal.legal_actions()
+        if deal.phase == "auction" and L.ACTION_PASS in legal and len(legal) > 1:
+            bids = [a for a in legal if a != L.ACTION_PASS]
+            action = L.ACTION_PASS if rng.random() < pass_rate else rng.choice(bids)
+        else:
+            action = rng.choice(legal)
+        if deal.phase == "play":
+            if not deal.current_trick:
+                legal_seen.append([])
+            legal_seen[-1].append(legal)
+            called = deal.called
+            known = int(deal.state[L.S_KNOWN + called])
+            played = any(called in t.cards for t in deal.tricks) or called in deal.current_trick
+            assert known == (L.KNOWN_PLAYED if played else L.KNOWN_UNSEEN)
+        deal.play(action)
+    check_chiamata(deal, legal_seen)
