@@ -124,8 +124,9 @@ move-average sampling in the play-outs' random decisions (MAST, temperatures 0.0
 0.780 on the first 1000 of seed 1, and 0.942 against random there (unchanged). Sequential
 halving at the root (the iterations split evenly between the seat's moves in rounds, the worse
 half dropped after each, a round's moves played out in the same worlds with the same random
-streams) 0.759 / 0.942 on those deals: tried and removed. Told the opponent's hand (a bound,
-not a player) the defaults score 0.908 / 0.969.
+streams) 0.759 / 0.942 on those deals, the seat's own draws as nodes of the tree (its later
+decisions told apart by the card it drew) 0.762 / 0.936: both tried and removed. Told the
+opponent's hand (a bound, not a player) the defaults score 0.908 / 0.969.
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
