@@ -536,6 +536,7 @@ def test_random_chiamata_deals_keep_every_rule(rules, seed, index, play_seed, pa
     rng = random.Random(play_seed)
     deal = Deal.from_seed(rules, seed, index)
     legal_seen = []
+    played = set()
     while not deal.over:
         legal = deal.legal_actions()
         if deal.phase == "auction" and L.ACTION_PASS in legal and len(legal) > 1:
@@ -547,9 +548,8 @@ def test_random_chiamata_deals_keep_every_rule(rules, seed, index, play_seed, pa
             if not deal.current_trick:
                 legal_seen.append([])
             legal_seen[-1].append(legal)
-            called = deal.called
-            known = int(deal.state[L.S_KNOWN + called])
-            played = any(called in t.cards for t in deal.tricks) or called in deal.current_trick
-            assert known == (L.KNOWN_PLAYED if played else L.KNOWN_UNSEEN)
+            known = int(deal.state[L.S_KNOWN + deal.called])
+            assert known == (L.KNOWN_PLAYED if deal.called in played else L.KNOWN_UNSEEN)
+            played.add(action)
         deal.play(action)
     check_chiamata(deal, legal_seen)
