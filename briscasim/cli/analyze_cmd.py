@@ -54,7 +54,7 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
       briscasim analyze --file deal.toml --at 12
       briscasim analyze --preset brisca-2 --strategy greedy --seed 1 --deal 7 --at 30
       briscasim analyze --preset brisca-2 --seat 1 --hand "Ao 3c 5e" --face-up 4o \\
-          --played "0:Rb 1:2b 1:7c 0:Sb"
+          --played "0:Rb 1:2b 0:7c"
     """
     from .. import replay as R
     from ..position import analyze as run, deal_at, typed_position
