@@ -59,92 +59,17 @@ The tree is a set of fixed-size arrays (one node per iteration, plus one per oth
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
 With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
 early when the budget is spent (``iterations`` is then the cap), and depends on the
-machine's speed. Once every card is
-known (2-player play, stock empty) and ``exact_endgame`` is on, the exact move (under
-``exact_model``) is played instead of searching.
+machine's speed. Once every card is known (2-player play, stock empty) and ``exact_endgame``
+is on, the exact move (under ``exact_model``) is played instead of searching.
 
-Measured on duplicate brisca-2 deals (scripts/strength.py, 1000 iterations, 600-1000 deals,
-score against greedy / against random): plain SO-ISMCTS (``others=tree``) with random
-play-outs about 0.55 / -, with greedy play-outs 0.62 / 0.91; the greedy opponent model with
-random play-outs 0.62 / 0.95, with greedy play-outs 0.63-0.67 / 0.91, and with half the
-play-out decisions random (``epsilon = 0.5``) 0.63-0.66 / 0.93-0.95 (0.634 / - on 2000
-deals). A progressive bias towards greedy's move did not help, nor did a point-margin reward
-(0.62), exploration 0.4 or 1.2 (0.61 / 0.63), or finishing play-outs with the exact solver
-once the stock is empty (0.64, half the speed). What helped: random decisions in the
-play-outs only for the other sides (``own_epsilon = 0``: 0.69 / 0.94 on 1000 deals), and the
-inference on the current trick (``infer``; 0.2: 0.71 / 0.94 on 1000 deals). The defaults
-then (``own_epsilon = 0``, ``infer = 0.3``, current trick only), 2000 deals: seed 1 0.698
-[0.684, 0.712] / 0.941 [0.934, 0.948], seed 2 0.691 [0.677, 0.705] / 0.932 [0.924,
-0.939]; about 670,000 iterations per second (``scripts/strength.py --speed``).
-Later, on the first 1000 deals of seed 1 against greedy (defaults 0.706): ``margin_weight =
-0.2`` 0.702, ``epsilon = 0.3`` 0.696, play-outs by ``expert`` (its rules and exact endgame;
-slower) 0.707: no gain, none kept. Told the opponent's hand (a bound, not a player) the same
-search scored 0.904, so the inference was widened to past tricks: ``history = 2`` 0.733,
-with ``infer = 0.05`` 0.742, ``infer = 0`` 0.751, and adding ``exact_stock = 4`` 0.718 (the
-exact search assumes a perfect opponent). The defaults since (``history = 2``, ``infer =
-0.05``), 2000 deals of seed 2: 0.737 [0.723, 0.750] against greedy, 0.934 [0.926, 0.941]
-against random (as before); about 4.3x fewer iterations per second than before (66,000 -
-77,000 against 286,000 - 344,000 in one process on a loaded machine; docs/performance.md).
-Drawing the worlds once per move (``worlds``) gave the speed back: 100 worlds for the 1000
-iterations run 3.5x as many iterations per second as a world drawn every iteration, 0.76x
-the settings before the inference; on the first 1000 deals of seed 1 against greedy
-``worlds = 100`` 0.731, ``200`` 0.739, ``100`` with ``draws = 512`` 0.741 (a world drawn
-every iteration: 0.742), with ``history = 24`` 0.725, with ``infer = 0`` 0.737: no
-difference at this precision. A mixture opponent model (each other seat greedy or uniformly
-random, typed per world by its posterior, prior 0.5) lost: 0.674 against greedy, 0.924
-against random (tried and removed). The defaults since (``worlds = 100``), 2000 deals of
-seed 2: 0.732 [0.719, 0.746] against greedy, 0.929 [0.921, 0.937] against random.
-Then, on the first 1000 deals of seed 1 against greedy (defaults 0.731): ``exact_model =
-greedy`` (the exact endgame against greedy's replies) 0.750, with ``exact_stock = 4`` 0.754;
-``exploration = 1.0`` 0.745; all three 0.762, with ``exact_stock = 6`` or ``8`` instead 0.759
-or 0.760, ``infer = 0`` 0.753, ``exact_worlds = 100`` 0.764, ``exploration = 1.4`` 0.754,
-``epsilon = 0.3`` 0.737, ``0.7`` 0.754, ``margin_weight = 0.3`` 0.759, the move of best mean
-instead of the most visited 0.747 (tried and removed); ``epsilon = 0.25`` alone 0.729. Against
-random (seed 1, 1000 deals, defaults 0.942): ``exact_model = greedy`` 0.942, all three 0.944,
-with ``margin_weight = 0.3`` 0.935; the model of what random is (``others_epsilon = 1``,
-``epsilon = 1``, ``infer = 1``) 0.936, random play-outs 0.937 (the omniscient reference 0.989):
-telling a random opponent from a greedy one would not pay with these models. In brisca-4-pairs,
-the partner's moves in the tree chosen by UCB for the side instead of greedy's (tried and
-removed) scored 0.719 / 0.677 against 0.708 / 0.692 (200 deals, seeds 1 / 2, ``exploration =
-1.0``). The defaults since (``exact_model = greedy``, ``exact_stock = 4``, ``exploration =
-1.0``), 2000 deals of seed 2: 0.742 [0.729, 0.755] against greedy, 0.929 [0.921, 0.936] against
-random; 1.09 - 1.11 ms a move against 1.10 with the defaults before
-(``measure_iterations_per_second()`` of both alternated in one process, load below 1; 713,000 -
-726,000 against 907,000 - 912,000 iterations per second, the moves left to the exact search
-counting none).
-Exact weights instead of rejection (every hand the other seat may hold weighed by the
-inference on every past trick, averaged over orders of its draws; tried and removed): 0.717
-- 0.727 against 0.736 for the defaults (first 1000 deals of seed 3), though its worlds got
-0.41 of the opponent's hand right late in the stock against 0.37 by rejection and 0.26
-uniformly: greedy's plays say little about its hand. An ensemble of determinizations (the
-iterations split over 10 or 40 trees of one world each) 0.643 / 0.699 on the same deals;
-move-average sampling in the play-outs' random decisions (MAST, temperatures 0.03 - 3) 0.716 -
-0.754 there, 0.740 on 2000 deals of seed 2 and 0.742 on the first 1000 of seed 1 (defaults
-0.742 and 0.762): noise; both tried and removed. 4000 iterations a move: 0.753 (seed 3),
-0.780 on the first 1000 of seed 1, and 0.942 against random there (unchanged). Sequential
-halving at the root (the iterations split evenly between the seat's moves in rounds, the worse
-half dropped after each, a round's moves played out in the same worlds with the same random
-streams) 0.759 / 0.942 on those deals, the seat's own draws as nodes of the tree (its later
-decisions told apart by the card it drew) 0.762 / 0.936, an exploration constant of its own
-below the root (0.25 - 2.0) 0.749 - 0.756 against greedy: all tried and removed. Told the
-opponent's hand (a bound, not a player) the defaults score 0.908 / 0.969.
+How strong it is, how the defaults came about and every candidate tried and dropped, with
+the figures: docs/strength.md.
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
 ``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
 ``exact_model``.
-
-In Briscola Chiamata, ismcts (200 iterations, the defaults of the time: current trick only,
-``infer = 0.3``) among four greedy players on duplicate chiamata-5 deals (every rotation),
-its game points a deal with ``infer_auction = 0`` (the default) against ``1`` (the auction
-ignored) on the same deals: +0.020 [-0.023, +0.062] (400 deals, seed 11) and +0.013 [-0.020,
-+0.046] (600 deals, seed 12; as caller -0.04 [-0.17, +0.09], as partner +0.03 [-0.03,
-+0.09], as defender +0.03 [-0.01, +0.07]); with ``0.3`` -0.013 [-0.054, +0.029] (seed 11).
-No worse, so kept. The rejections cost time (the 400 deals of seed 11 took 110 s of CPU
-time with ``0``, 33 s with ``0.3``); against bidders that do not bid by greedy's rule
-(``random``) hardly a world fits, and every world drawn costs ``draws`` draws (once per
-move since ``worlds``).
 """
 import math
 import time
