@@ -23,6 +23,7 @@ from .errors import UserError
 from .game import Deal, IllegalAction, action_code, check_count
 from .rules import Rules, RulesError
 from .simulate import Lineup
+from .suggest import did_you_mean
 
 
 def deal_record(deal: Deal) -> np.ndarray:
@@ -131,7 +132,8 @@ def load_deal_file(path, preset: str | None = None, overrides: dict | None = Non
         raise UserError(f"{path}: expected an object with a 'deck' key")
     unknown = sorted(set(data) - FILE_KEYS)
     if unknown:
-        raise UserError(f"{path}: unknown key {unknown[0]!r}; valid keys: "
+        raise UserError(f"{path}: unknown key {unknown[0]!r}"
+                        f"{did_you_mean(unknown[0], FILE_KEYS)}; valid keys: "
                         f"{', '.join(sorted(FILE_KEYS))}")
     if "deck" not in data:
         raise UserError(f"{path}: missing key 'deck' (the deck order, top first)")

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import cards as C
 from .engine import layout as L
+from .suggest import did_you_mean
 
 
 class RulesError(ValueError):
@@ -89,7 +90,8 @@ class Rules:
     def preset(cls, name: str, **overrides) -> "Rules":
         """The named preset of docs/rules.md, with options overridden."""
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+            raise RulesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}; valid "
+                             f"presets: {', '.join(PRESETS)}")
         opts = _merge(PRESETS[name], overrides)
         label = name if not overrides else name + "+" + ",".join(
             f"{k}={_format_value(v)}" for k, v in overrides.items())
@@ -100,7 +102,8 @@ class Rules:
         """Build from a mapping of option names to values (strings are parsed)."""
         unknown = [k for k in options if k not in OPTION_NAMES]
         if unknown:
-            raise RulesError(f"unknown rule option {unknown[0]!r}; valid options: "
+            raise RulesError(f"unknown rule option {unknown[0]!r}"
+                             f"{did_you_mean(unknown[0], OPTION_NAMES)}; valid options: "
                              f"{', '.join(OPTION_NAMES)}")
         return cls(**{k: parse_option(k, v) for k, v in options.items()}, name=name)
 
@@ -548,7 +551,8 @@ def _parse_match(match) -> tuple[str, int]:
 def parse_option(name: str, value):
     """Parse one option value (as given in a spec or on the command line)."""
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown rule option {name!r}; valid options: {', '.join(OPTION_NAMES)}")
+        raise RulesError(f"unknown rule option {name!r}{did_you_mean(name, OPTION_NAMES)}; valid "
+                         f"options: {', '.join(OPTION_NAMES)}")
     if name in _BOOL_OPTIONS and isinstance(value, str):
         v = value.strip().lower()
         if v in ("true", "yes", "on", "1"):

@@ -114,11 +114,35 @@ def test_a_huge_grid_is_refused_up_front_and_a_large_one_expands_fast(tmp_path):
 def test_bad_replay_files(tmp_path, briscasim):
     typo = tmp_path / "deal.toml"
     typo.write_text('preset = "brisca-2"\ndeck = "Ao"\nactoins = ["Ao"]\n')
-    one_line_error(briscasim("replay", "--file", typo), f"{typo}: unknown key 'actoins'",
-                   "valid keys: actions,")
+    one_line_error(briscasim("replay", "--file", typo), f"{typo}: unknown key 'actoins' (did "
+                   "you mean 'actions'?)", "valid keys: actions,")
     binary = tmp_path / "deal.json"
     binary.write_bytes(bytes(range(256)) * 4)
     one_line_error(briscasim("replay", "--file", binary), f"{binary}: not a text file")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--preset", "brisca2"], ["unknown preset 'brisca2' (did you mean 'brisca-2'?)"]),
+    (["--rule", "swap_timng=after_draw"], ["(did you mean 'swap_timing'?)"]),
+    (["--strategy", "gredy"], ["unknown strategy 'gredy' (did you mean 'greedy'?)"]),
+    (["--strategy", "ismcts:iteration=5"], ["unknown parameter 'iteration' (did you mean "
+                                            "'iterations'?)"]),
+    (["--strategy", "greedy+hld"], ["unknown swap policy 'hld' (did you mean 'hold'?)"]),
+    (["--strategy", "nosuch"], ["unknown strategy 'nosuch'; valid strategies"]),
+])
+def test_a_typo_gets_the_closest_name(argv, words, briscasim):
+    one_line_error(briscasim("simulate", "--deals", 10, *argv), *words)
+
+
+def test_a_typo_in_a_spec_gets_the_closest_name(tmp_path, briscasim):
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nseed = 1\ndeals = 10\nlineup = ["random"]\ndeels = 5\n'
+                    '[[variants]]\npreset = "briscola2"\nrules = { hand_sise = 4 }\n')
+    one_line_error(briscasim("validate", spec), "deels", "(did you mean 'deals'?)")
+    spec.write_text(spec.read_text().replace("deels = 5\n", ""))
+    one_line_error(briscasim("validate", spec), "preset", "(did you mean 'briscola-2'?)")
+    spec.write_text(spec.read_text().replace("briscola2", "briscola-2"))
+    one_line_error(briscasim("validate", spec), "hand_sise", "(did you mean 'hand_size'?)")
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])

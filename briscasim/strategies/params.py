@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..suggest import did_you_mean
 from .api import N_PARAMS
 
 _TRUE = ("1", "true", "yes", "on")
@@ -125,4 +126,5 @@ class StrategyDef:
             if p.name == key:
                 return p
         valid = ", ".join(f"{p.name} ({p.describe_type()})" for p in self.params) or "none"
-        raise StrategyError(f"{owner}: unknown parameter {key!r}; valid: {valid}")
+        close = did_you_mean(key, (p.name for p in self.params))
+        raise StrategyError(f"{owner}: unknown parameter {key!r}{close}; valid: {valid}")

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from ..suggest import did_you_mean
 from . import counter, expert, greedy, hoard, ismcts, omniscient, pimc, swap
 from .api import KIND_RANDOM, KIND_USER, N_PARAMS, STRATEGY_SIGNATURE, SWAP_BY_PLAY
 from .params import Param, StrategyDef, StrategyError
@@ -145,8 +146,9 @@ def resolve(spec: str) -> Strategy:
     if plus:
         pname, _, ptext = swap_text.strip().partition(":")
         if pname not in SWAP_POLICIES:
-            raise StrategyError(f"strategy {spec!r}: unknown swap policy {pname!r}; valid "
-                                f"swap policies: {', '.join(SWAP_POLICIES)}")
+            raise StrategyError(f"strategy {spec!r}: unknown swap policy {pname!r}"
+                                f"{did_you_mean(pname, SWAP_POLICIES)}; valid swap policies: "
+                                f"{', '.join(SWAP_POLICIES)}")
         sd = SWAP_POLICIES[pname]
         svalues = _parse_values(sd, ptext, f"swap policy {pname}")
         params[1] = _row(sd, svalues)
@@ -168,7 +170,8 @@ def _resolve_play(text: str) -> tuple[str, StrategyDef, dict]:
     if len(parts) >= 2 and "=" not in parts[1] and parts[1]:
         d = _user_definition(parts[0], parts[1])
         return d.name, d, _parse_values(d, ":".join(parts[2:]), f"strategy {d.name}")
-    raise StrategyError(f"unknown strategy {parts[0]!r}; valid strategies: "
+    raise StrategyError(f"unknown strategy {parts[0]!r}{did_you_mean(parts[0], REGISTRY)}; "
+                        f"valid strategies: "
                         f"{', '.join(REGISTRY)}, or module:function for a user strategy")
 
 
