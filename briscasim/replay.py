@@ -23,7 +23,7 @@ from .errors import UserError
 from .game import Deal, IllegalAction, action_code, check_count
 from .rules import Rules, RulesError
 from .simulate import Lineup
-from .suggest import did_you_mean
+from .suggest import valid_choices
 
 
 def deal_record(deal: Deal) -> np.ndarray:
@@ -133,8 +133,7 @@ def load_deal_file(path, preset: str | None = None, overrides: dict | None = Non
     unknown = sorted(set(data) - FILE_KEYS)
     if unknown:
         raise UserError(f"{path}: unknown key {unknown[0]!r}"
-                        f"{did_you_mean(unknown[0], FILE_KEYS)}; valid keys: "
-                        f"{', '.join(sorted(FILE_KEYS))}")
+                        f"{valid_choices(unknown[0], sorted(FILE_KEYS), 'keys')}")
     if "deck" not in data:
         raise UserError(f"{path}: missing key 'deck' (the deck order, top first)")
     for key in ("deck", "actions"):

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import cards as C
 from .engine import layout as L
-from .suggest import did_you_mean
+from .suggest import valid_choices
 
 
 class RulesError(ValueError):
@@ -90,8 +90,7 @@ class Rules:
     def preset(cls, name: str, **overrides) -> "Rules":
         """The named preset of docs/rules.md, with options overridden."""
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}; valid "
-                             f"presets: {', '.join(PRESETS)}")
+            raise RulesError(f"unknown preset {name!r}{valid_choices(name, PRESETS, 'presets')}")
         opts = _merge(PRESETS[name], overrides)
         label = name if not overrides else name + "+" + ",".join(
             f"{k}={_format_value(v)}" for k, v in overrides.items())
@@ -103,8 +102,7 @@ class Rules:
         unknown = [k for k in options if k not in OPTION_NAMES]
         if unknown:
             raise RulesError(f"unknown rule option {unknown[0]!r}"
-                             f"{did_you_mean(unknown[0], OPTION_NAMES)}; valid options: "
-                             f"{', '.join(OPTION_NAMES)}")
+                             f"{valid_choices(unknown[0], OPTION_NAMES, 'options')}")
         return cls(**{k: parse_option(k, v) for k, v in options.items()}, name=name)
 
     def replace(self, **overrides) -> "Rules":
@@ -130,8 +128,8 @@ class Rules:
     def __post_init__(self):
         def choice(opt, value, valid):
             if value not in valid:
-                raise RulesError(f"rule option {opt} = {value!r} is not valid; "
-                                 f"valid values: {', '.join(map(str, valid))}")
+                raise RulesError(f"rule option {opt} = {value!r} is not valid"
+                                 f"{valid_choices(value, map(str, valid), 'values')}")
 
         if self.auction is not None:
             self._check_chiamata(choice)
@@ -551,8 +549,8 @@ def _parse_match(match) -> tuple[str, int]:
 def parse_option(name: str, value):
     """Parse one option value (as given in a spec or on the command line)."""
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown rule option {name!r}{did_you_mean(name, OPTION_NAMES)}; valid "
-                         f"options: {', '.join(OPTION_NAMES)}")
+        raise RulesError(f"unknown rule option {name!r}"
+                         f"{valid_choices(name, OPTION_NAMES, 'options')}")
     if name in _BOOL_OPTIONS and isinstance(value, str):
         v = value.strip().lower()
         if v in ("true", "yes", "on", "1"):

@@ -23,6 +23,7 @@ from pathlib import Path
 from ..errors import UserError
 from ..experiments import runner
 from ..experiments.spec import Spec, parse_spec
+from ..suggest import valid_choices
 from . import registry
 from .document import Context
 from .runs import Run
@@ -125,8 +126,8 @@ class Options:
 
 def question(name: str) -> Question:
     if name not in QUESTIONS:
-        raise UserError(f"unknown research question {name!r}; valid questions: "
-                        f"{', '.join(QUESTIONS)}")
+        raise UserError(f"unknown research question {name!r}"
+                        f"{valid_choices(name, QUESTIONS, 'questions')}")
     return QUESTIONS[name]
 
 

@@ -12,6 +12,7 @@ import importlib
 from dataclasses import dataclass
 
 from ..errors import UserError
+from ..suggest import valid_choices
 
 GENERIC = "generic"
 
@@ -60,5 +61,5 @@ ANALYSES = {a.name: a for a in (
 def get(name: str) -> Analysis:
     """The analysis called ``name``; UserError naming the valid ones otherwise."""
     if name not in ANALYSES:
-        raise UserError(f"unknown analysis {name!r}; valid analyses: {', '.join(ANALYSES)}")
+        raise UserError(f"unknown analysis {name!r}{valid_choices(name, ANALYSES, 'analyses')}")
     return ANALYSES[name]

@@ -36,6 +36,7 @@ from .. import cards as C
 from ..engine import layout as L
 from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
+from ..suggest import valid_choices
 from .episode import deal_rules
 from .observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
 
@@ -90,7 +91,7 @@ class BriscaGame(pyspiel.Game):
         params = dict(params or {})
         preset = params.get("preset", "brisca-2")
         if preset not in PRESETS:
-            raise ValueError(f"preset {preset!r}: valid presets: {', '.join(PRESETS)}")
+            raise ValueError(f"unknown preset {preset!r}{valid_choices(preset, PRESETS, 'presets')}")
         self.rules = deal_rules(preset, {})      # a match preset: one deal of its rules
         self.deck_ids = tuple(self.rules.deck_ids)
         r = self.rules

@@ -27,7 +27,7 @@ from ..limits import MAX_CELLS, deals_error
 from ..rules import OPTION_NAMES, PRESETS, Rules, RulesError
 from ..strategies import registry
 from ..strategies.registry import StrategyError, resolve
-from ..suggest import did_you_mean
+from ..suggest import valid_choices
 
 TOP_KEYS = ("name", "description", "seed", "deals", "target", "chunk", "variants", "seats",
             "lineup", "duplicate", "grid", "analysis")
@@ -167,8 +167,7 @@ def _check_keys(w: _Where, table: dict, valid, where: str) -> None:
     for k in table:
         if k not in valid:
             prefix = f"{where}." if where else ""
-            raise w.error(prefix + k, table[k], f"unknown key{did_you_mean(k, valid)}; valid "
-                          f"keys: {', '.join(valid)}")
+            raise w.error(prefix + k, table[k], f"unknown key{valid_choices(k, valid, 'keys')}")
 
 
 def _int(w, value, key, low=None) -> int:
@@ -326,17 +325,15 @@ def _parse_variants(w, variants) -> list[tuple[str, str, dict]]:
                             f"{', '.join(PRESETS)}")
         preset = v["preset"]
         if preset not in PRESETS:
-            raise w.error(f"{key}.preset", preset, f"unknown preset"
-                          f"{did_you_mean(preset, PRESETS)}; valid presets: "
-                          f"{', '.join(PRESETS)}")
+            raise w.error(f"{key}.preset", preset,
+                          f"unknown preset{valid_choices(preset, PRESETS, 'presets')}")
         rules = v.get("rules", {})
         if not isinstance(rules, dict):
             raise w.error(f"{key}.rules", rules, "must be a table of rule options")
         for opt in rules:
             if opt not in OPTION_NAMES:
                 raise w.error(f"{key}.rules.{opt}", rules[opt], "unknown rule option"
-                              f"{did_you_mean(opt, OPTION_NAMES)}; valid "
-                              f"options: {', '.join(OPTION_NAMES)}")
+                              f"{valid_choices(opt, OPTION_NAMES, 'options')}")
         try:
             default_name = Rules.preset(preset, **rules).name
         except RulesError as e:
@@ -374,8 +371,7 @@ def _parse_grids(w, grid, mode) -> list[tuple[str, dict]]:
                               "entry I)")
             if m.group(1) and m.group(2) not in OPTION_NAMES:
                 raise w.error(kp, values, f"unknown rule option {m.group(2)!r}"
-                              f"{did_you_mean(m.group(2), OPTION_NAMES)}; valid "
-                              f"options: {', '.join(OPTION_NAMES)}")
+                              f"{valid_choices(m.group(2), OPTION_NAMES, 'options')}")
             if m.group(4) and m.group(4) != mode:
                 raise w.error(kp, values, f"this spec places strategies with {mode!r}; "
                               f"write {mode}{key[len(m.group(4)):]}")
@@ -385,9 +381,8 @@ def _parse_grids(w, grid, mode) -> list[tuple[str, dict]]:
                 raise w.error(kp, values, "is an empty grid axis; give at least one value")
             for i, v in enumerate(values):
                 if m.group(3) and v not in PRESETS:
-                    raise w.error(f"{kp}[{i}]", v, f"unknown preset{did_you_mean(v, PRESETS)}; "
-                                  f"valid presets: "
-                                  f"{', '.join(PRESETS)}")
+                    raise w.error(f"{kp}[{i}]", v,
+                                  f"unknown preset{valid_choices(v, PRESETS, 'presets')}")
                 if m.group(4) and m.group(5) is None:
                     _strategy_list(w, v, f"{kp}[{i}]")
                 elif m.group(4) and m.group(6) is None:

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
-from ..suggest import did_you_mean
+from ..suggest import did_you_mean, valid_choices
 from . import counter, expert, greedy, hoard, ismcts, omniscient, pimc, swap
 from .api import KIND_RANDOM, KIND_USER, N_PARAMS, STRATEGY_SIGNATURE, SWAP_BY_PLAY
 from .params import Param, StrategyDef, StrategyError
@@ -147,8 +147,7 @@ def resolve(spec: str) -> Strategy:
         pname, _, ptext = swap_text.strip().partition(":")
         if pname not in SWAP_POLICIES:
             raise StrategyError(f"strategy {spec!r}: unknown swap policy {pname!r}"
-                                f"{did_you_mean(pname, SWAP_POLICIES)}; valid swap policies: "
-                                f"{', '.join(SWAP_POLICIES)}")
+                                f"{valid_choices(pname, SWAP_POLICIES, 'swap policies')}")
         sd = SWAP_POLICIES[pname]
         svalues = _parse_values(sd, ptext, f"swap policy {pname}")
         params[1] = _row(sd, svalues)
