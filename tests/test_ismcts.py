@@ -246,6 +246,19 @@ def test_time_budget_stops_the_search():
     assert 0 < it < 10_000_000
 
 
+@pytest.mark.parametrize("spec, iterations", [
+    ("ismcts:time_budget=0.5", M.MAX_ITERATIONS),       # the budget alone: no count to stop at
+    ("ismcts:time_budget=0.5,iterations=200", 200),     # both: whichever comes first
+    ("ismcts:iterations=200", 200),
+    ("ismcts", 1000),
+])
+def test_a_time_budget_alone_searches_until_it_is_spent(spec, iterations):
+    from briscasim.strategies.registry import resolve
+    s = resolve(spec)
+    assert s.params[0][M.P_ITERATIONS] == iterations
+    assert resolve(s.label) == s and resolve(s.label).params[0][M.P_ITERATIONS] == iterations
+
+
 @pytest.mark.parametrize("exact_endgame", [0, 1])
 def test_endgame_choice_matches_the_solver(exact_endgame):
     """The search converges to a move as good as the solver's (win / draw / loss); with

@@ -58,8 +58,8 @@ the move so chosen in the one world left.
 The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
 With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
-early when the budget is spent (``iterations`` is then the cap), and depends on the
-machine's speed. Once every card is known (2-player play, stock empty) and ``exact_endgame``
+when the budget is spent or after ``iterations`` (the cap: ``MAX_ITERATIONS`` unless the
+spec sets it too), and depends on the machine's speed. Once every card is known (2-player play, stock empty) and ``exact_endgame``
 is on, the exact move (under ``exact_model``) is played instead of searching.
 
 How strong it is, how the defaults came about and every candidate tried and dropped, with
@@ -115,10 +115,19 @@ REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
 MODEL_MINIMAX, MODEL_GREEDY = 0, 1
 
+MAX_ITERATIONS = 1_000_000
+
+
+def _budget_cap(values, given):
+    """A time budget set without an iteration count searches until the budget is spent."""
+    if values["time_budget"] > 0 and "iterations" not in given:
+        values["iterations"] = MAX_ITERATIONS
+
+
 DEFINITION = StrategyDef(
     "ismcts", KIND_ISMCTS, (
-        Param("iterations", int, 1000, 1, 1_000_000, "search iterations per move (the cap "
-              "when a time budget is set)"),
+        Param("iterations", int, 1000, 1, MAX_ITERATIONS, "search iterations per move (with "
+              "a time budget, the cap: 1000000 unless given)"),
         Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
               "then depend on machine speed)"),
         Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
@@ -170,6 +179,7 @@ DEFINITION = StrategyDef(
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
+    complete=_budget_cap,
 )
 
 # greedy's default parameters for greedy play-outs (zeros if greedy declares none)

@@ -104,7 +104,8 @@ class StrategyDef:
     """A play strategy (``kind`` = ``KIND_*``) or a swap policy (``kind`` = ``SWAP_*``).
 
     ``test_params`` is a spec fragment (``"iterations=20"``) the conformance tests use to
-    keep search strategies cheap. ``fn`` is the jitted function of a registered user strategy,
+    keep search strategies cheap. ``complete(values, given)``, if set, fills in values that
+    depend on others once a spec is parsed (``given``: the names the spec sets). ``fn`` is the jitted function of a registered user strategy,
     or the Python callable of a prototype strategy (``python=True``).
     """
     name: str
@@ -115,6 +116,7 @@ class StrategyDef:
     test_params: str = ""
     fn: object = None
     python: bool = False
+    complete: object = None
 
     def __post_init__(self):
         if len(self.params) > N_PARAMS:

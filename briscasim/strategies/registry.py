@@ -116,6 +116,9 @@ def _parse_values(d: StrategyDef, text: str, owner: str) -> dict:
             raise StrategyError(f"{owner}: parameter {key!r} has no value; write "
                                 f"{key}=VALUE ({p.describe_type()})")
         values[p.name] = p.parse(value, owner)
+    if d.complete is not None:
+        d.complete(values, {item.partition("=")[0].strip()
+                            for item in text.split(",") if item.strip()})
     return values
 
 
