@@ -59,8 +59,9 @@ The tree is a set of fixed-size arrays (one node per iteration, plus one per oth
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
 With ``time_budget = 0`` the search is deterministic for a seed; with a time budget it stops
 when the budget is spent or after ``iterations`` (the cap: ``MAX_ITERATIONS`` unless the
-spec sets it too), and depends on the machine's speed. Once every card is known (2-player play, stock empty) and ``exact_endgame``
-is on, the exact move (under ``exact_model``) is played instead of searching.
+spec sets it too), and depends on the machine's speed. Once every card is known (2-player
+play, stock empty) and ``exact_endgame`` is on, the exact move (under ``exact_model``) is
+played instead of searching.
 
 How strong it is, how the defaults came about and every candidate tried and dropped, with
 the figures: docs/strength.md.

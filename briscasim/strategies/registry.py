@@ -109,6 +109,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")
 
 def _parse_values(d: StrategyDef, text: str, owner: str) -> dict:
     values = {p.name: p.default for p in d.params}
+    given = set()
     for item in filter(None, (s.strip() for s in text.split(","))):
         key, eq, value = item.partition("=")
         p = d.param(key.strip(), owner)
@@ -116,9 +117,9 @@ def _parse_values(d: StrategyDef, text: str, owner: str) -> dict:
             raise StrategyError(f"{owner}: parameter {key!r} has no value; write "
                                 f"{key}=VALUE ({p.describe_type()})")
         values[p.name] = p.parse(value, owner)
+        given.add(p.name)
     if d.complete is not None:
-        d.complete(values, {item.partition("=")[0].strip()
-                            for item in text.split(",") if item.strip()})
+        d.complete(values, given)
     return values
 
 
