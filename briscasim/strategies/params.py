@@ -104,9 +104,10 @@ class StrategyDef:
     """A play strategy (``kind`` = ``KIND_*``) or a swap policy (``kind`` = ``SWAP_*``).
 
     ``test_params`` is a spec fragment (``"iterations=20"``) the conformance tests use to
-    keep search strategies cheap. ``complete(values, given)``, if set, fills in values that
-    depend on others once a spec is parsed (``given``: the names the spec sets). ``fn`` is the jitted function of a registered user strategy,
-    or the Python callable of a prototype strategy (``python=True``).
+    keep search strategies cheap. ``fn`` is the jitted function of a registered user strategy,
+    or the Python callable of a prototype strategy (``python=True``). ``complete(values,
+    given)``, if set, fills in values that depend on others once a spec is parsed (``given``:
+    the names the spec sets).
     """
     name: str
     kind: int
