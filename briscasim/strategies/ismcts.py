@@ -128,7 +128,7 @@ def _budget_cap(values, given):
 DEFINITION = StrategyDef(
     "ismcts", KIND_ISMCTS, (
         Param("iterations", int, 1000, 1, MAX_ITERATIONS, "search iterations per move (with "
-              "a time budget, the cap: 1000000 unless given)"),
+              f"a time budget, the cap: {MAX_ITERATIONS} unless given)"),
         Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
               "then depend on machine speed)"),
         Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
