@@ -12,6 +12,7 @@ from briscasim.simulate import Lineup, needed_features, play_chunk
 from briscasim.strategies import ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.bidding import contract_decision
+from briscasim.strategies.evaluation import N_FEATURES
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
 from briscasim.strategies.solver import WIN, new_search, position_value
@@ -39,6 +40,8 @@ def _params(iterations, **kw):
     ("brisca-2", "ismcts:iterations=25"),
     ("brisca-2", "ismcts:iterations=25,others=tree,rollout=random"),
     ("brisca-2", "ismcts:iterations=25,history=2,infer=0.05,exact_stock=4,exact_worlds=5"),
+    ("brisca-2", "ismcts:iterations=25,evaluation=1"),
+    ("briscola-2", "ismcts:iterations=25,evaluation=0.7,reward=margin"),
     ("brisca-3-remove2", "ismcts:iterations=25,history=3,infer=0"),
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
     ("brisca-4-pairs-signals", "ismcts:iterations=25,reward=margin"),
@@ -104,7 +107,7 @@ def _workspace():
              (np.int16, M._MAX_OBS * L.STATE_LEN), (np.int64, M._INFO_LEN),
              (np.int64, L.MAX_PLAYERS * M._MAX_SINCE * 2),
              (np.int16, L.MAX_PLAYERS * M._CARRIED), (np.int16, L.STATE_LEN),
-             (np.int8, 0))
+             (np.int8, 0), (np.float64, N_FEATURES))
     ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
     ws.greedy_params[:] = M._GREEDY_DEFAULTS
     return ws

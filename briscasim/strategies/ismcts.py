@@ -42,7 +42,13 @@ Every iteration:
    (``greedy``, default, or ``random``; with greedy, ``epsilon`` mixes random decisions into
    the other sides' play and ``own_epsilon`` into the seat's own side's);
 4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
-   point margin against the best other side scaled to [0, 1].
+   point margin against the best other side scaled to [0, 1]. With two players, ``reward =
+   win``, the most points winning (no race to a target) and ``evaluation`` w > 0, the
+   seat's side gets ``w`` times the learned evaluation of the leaf
+   (:func:`~.evaluation.win_chance`, read before the play-out) plus ``1 - w`` times the
+   play-out's reward, and the other side the rest; ``w = 1`` plays no play-out. The
+   evaluation estimates what the default play-outs return on average, so mixing it in cuts
+   the noise of a single play-out.
 
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
@@ -70,7 +76,7 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
 ``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
-``exact_model``.
+``exact_model``, ``evaluation``.
 """
 import math
 import time
@@ -96,6 +102,7 @@ from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .bidding import contract_decision
+from .evaluation import N_FEATURES, win_chance
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
@@ -109,7 +116,7 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS, P_EXACT_MODEL) = range(19)
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION) = range(20)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -177,6 +184,10 @@ DEFINITION = StrategyDef(
               "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
               "moves, to which the seat plays its best reply; a move that wins against every "
               "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
+        Param("evaluation", float, 0.5, 0.0, 1.0, "2 players, reward=win, the most points "
+              "winning: weight of the learned evaluation (briscasim.strategies.evaluation) in "
+              "a leaf's reward, the play-out giving the rest (0 = play-outs only, 1 = no "
+              "play-out)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -268,6 +279,7 @@ class Workspace(NamedTuple):
     arrival: np.ndarray         # int16: per seat, when each card it held since came
     auction: np.ndarray         # int16 state: a world's auction played again
     worlds: np.ndarray          # int8: the worlds drawn once per move (N_CARD_IDS each)
+    scores: np.ndarray          # float64: the evaluation's features (N_FEATURES)
 
 
 class Tree(NamedTuple):
@@ -712,6 +724,11 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
                      else 1.0)
     capacity = child.shape[0]
     total = deal_points(rules)
+    lam = params[P_EVALUATION]
+    # the evaluation is the chance of winning a 2-player deal on the most points
+    evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
+                & (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0)
+                & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST))
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
     observed = 0
     if infer < 1.0:
@@ -797,10 +814,20 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
             node = best
             depth += 1
             path[depth] = node
-        play_out(rules, world, policy, own_eps, params[P_EPSILON], side, ws.rollout_params,
-                 rng, ws.move_legal, features)
         rewards = ws.rewards
-        side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
+        if evaluate and world[S_PHASE] != PHASE_OVER:
+            v = win_chance(rules, world, side, total, ws.scores)
+            if lam < 1.0:
+                play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
+                         ws.rollout_params, rng, ws.move_legal, features)
+                side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
+                v = lam * v + (1.0 - lam) * rewards[side]
+            for s in range(rules[R_N_SIDES]):
+                rewards[s] = v if s == side else 1.0 - v
+        else:
+            play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
+                     ws.rollout_params, rng, ws.move_legal, features)
+            side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
         visits[0] += 1
         for d in range(1, depth + 1):
             c = path[d]
@@ -852,7 +879,8 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
     o_auction = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
     kept = N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS]))
     o_worlds = o_auction + aligned(2 * STATE_LEN)
-    o_child = o_worlds + aligned(kept)
+    o_scores = o_worlds + aligned(kept)
+    o_child = o_scores + aligned(8 * N_FEATURES)
     o_sibling = o_child + aligned(4 * cap)
     o_visits = o_sibling + aligned(4 * cap)
     o_avail = o_visits + aligned(4 * cap)
@@ -876,7 +904,8 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
                    view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
                    view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16),
                    view(block, o_auction, STATE_LEN, np.int16),
-                   view(block, o_worlds, kept, np.int8))
+                   view(block, o_worlds, kept, np.int8),
+                   view(block, o_scores, N_FEATURES, np.float64))
     tree = Tree(view(block, o_child, cap, np.int32),
                 view(block, o_sibling, cap, np.int32),
                 view(block, o_action, cap, np.int8),

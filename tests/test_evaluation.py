@@ -1,0 +1,83 @@
+"""The learned evaluation: a won deal is all but sure, its chances follow the play-outs it
+stands for, and the training script writes weights the evaluation reads."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from briscasim.engine import layout as L
+from briscasim.engine.rng import new_stream
+from briscasim.game import Deal
+from briscasim.rules import Rules
+from briscasim.strategies.evaluation import N_FEATURES, N_STAGES, win_chance
+from briscasim.strategies.evaluation_weights import WEIGHTS
+from briscasim.strategies.ismcts import _GREEDY_DEFAULTS, deal_points
+
+pytestmark = pytest.mark.slow      # compiles the training script's kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "train_evaluation", ROOT / "scripts" / "train_evaluation.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _chance(rules, state, side):
+    return win_chance(rules.to_array(), state, side, deal_points(rules.to_array()),
+                      np.zeros(N_FEATURES))
+
+
+def test_a_side_past_half_the_points_is_all_but_sure_to_win():
+    rules = Rules.preset("brisca-2")
+    seen = 0
+    for d in range(20):
+        deal = Deal.from_seed(rules, 3, d)
+        while not deal.over:
+            points = deal.state[L.S_POINTS:L.S_POINTS + 2]
+            if points.max() > 60:
+                side = int(points.argmax())
+                assert _chance(rules, deal.state, side) > 0.9
+                assert _chance(rules, deal.state, 1 - side) < 0.1
+                seen += 1
+                break
+            deal.play(int(deal.legal_actions()[0]))
+    assert seen > 5
+
+
+def test_the_chances_follow_the_play_outs():
+    """On positions the weights were not fitted on, the evaluation is closer to the mean of
+    16 play-outs than a constant is, at every stage with enough positions."""
+    script = _script()
+    rules = Rules.preset("brisca-2")
+    r = rules.to_array()
+    starts = np.array([Deal.from_seed(rules, 77, d).state for d in range(300)], np.int16)
+    X = np.zeros((300 * 30, N_FEATURES))
+    y = np.zeros(len(X))
+    stages = np.zeros(len(X), np.int64)
+    n = script.positions(r, starts, np.uint64(77), 0.5, 0.3, 0.5, 16,
+                         np.array(_GREEDY_DEFAULTS), X, y, stages, new_stream())
+    X, y, stages = X[:n], y[:n], stages[:n]
+    z = np.einsum("ij,ij->i", X, WEIGHTS[stages])
+    p = 1.0 / (1.0 + np.exp(-z))
+    assert np.mean((p - y) ** 2) < 0.5 * np.mean((y.mean() - y) ** 2)
+    for s in range(1, 20):
+        at = stages == s
+        assert np.mean((p[at] - y[at]) ** 2) < np.mean((y[at].mean() - y[at]) ** 2)
+
+
+def test_training_writes_weights_the_evaluation_reads(tmp_path):
+    out = tmp_path / "weights.py"
+    _script().main(["--deals", "400", "--out", str(out)])
+    spec = importlib.util.spec_from_file_location("weights", out)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.WEIGHTS.shape == (N_STAGES, N_FEATURES)
+    assert np.isfinite(module.WEIGHTS).all()
+    assert np.abs(module.WEIGHTS[1:21]).sum(axis=1).min() > 0     # every stage fitted
