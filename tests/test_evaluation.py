@@ -1,5 +1,6 @@
 """The learned evaluation: a won deal is all but sure, its chances follow the play-outs it
-stands for, and the training script writes weights the evaluation reads."""
+stands for, the training script writes weights the evaluation reads, and ismcts reads it
+only in the game it was fitted to."""
 import importlib.util
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from briscasim.engine import layout as L
 from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
+from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.evaluation import N_FEATURES, N_STAGES, win_chance
 from briscasim.strategies.evaluation_weights import WEIGHTS
 from briscasim.strategies.ismcts import _GREEDY_DEFAULTS, deal_points
@@ -81,3 +83,29 @@ def test_training_writes_weights_the_evaluation_reads(tmp_path):
     assert module.WEIGHTS.shape == (N_STAGES, N_FEATURES)
     assert np.isfinite(module.WEIGHTS).all()
     assert np.abs(module.WEIGHTS[1:21]).sum(axis=1).min() > 0     # every stage fitted
+
+
+@pytest.mark.parametrize("preset", ["briscolone-2", "briscola-2-31", "brisca-reves",
+                                    "brisca-4-pairs"])
+def test_the_search_reads_the_evaluation_only_in_the_game_it_was_fitted_to(preset):
+    """Outside 2-player deals with a trump, no duty to follow suit and the most points
+    winning, ismcts plays as with play-outs alone."""
+    rules = Rules.preset(preset, match="deal")
+    n = rules.players
+
+    def records(weight):
+        lineup = Lineup.build(rules, [f"ismcts:iterations=30,evaluation={weight}"] + [
+            "greedy"] * (n - 1))
+        return play_chunk(rules, lineup, 3, 0, 2, rotations=n)
+
+    assert np.array_equal(records(0), records(1))
+
+
+def test_the_evaluation_changes_the_search_in_brisca_2():
+    rules = Rules.preset("brisca-2")
+
+    def records(weight):
+        lineup = Lineup.build(rules, [f"ismcts:iterations=30,evaluation={weight}", "greedy"])
+        return play_chunk(rules, lineup, 3, 0, 6, rotations=2)
+
+    assert not np.array_equal(records(0), records(1))

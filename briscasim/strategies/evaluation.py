@@ -8,9 +8,9 @@ taken, the trick on the table, the cards of every hand, the stock and who is to 
 weights (:mod:`.evaluation_weights`) are fitted by ``scripts/train_evaluation.py`` to the
 outcomes of the play-outs ``ismcts`` runs by default (the side evaluated greedy, the other
 side greedy with half its decisions random) from positions of brisca-2 deals: the evaluation
-estimates what those play-outs return on average, without their noise. It is meant for
-2-player deals, where the features say who holds what; docs/strength.md has how well it fits
-and what it is worth in play.
+estimates what those play-outs return on average, without their noise. ``ismcts`` reads it
+in 2-player deals with a trump, no duty to follow suit and the most points winning, the game
+it was fitted to; docs/strength.md has how well it fits and what it is worth in play.
 """
 import math
 

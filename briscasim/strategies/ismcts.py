@@ -43,8 +43,8 @@ Every iteration:
    the other sides' play and ``own_epsilon`` into the seat's own side's);
 4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
    point margin against the best other side scaled to [0, 1]. With two players, ``reward =
-   win``, the most points winning (no race to a target) and ``evaluation`` w > 0, the
-   seat's side gets ``w`` times the learned evaluation of the leaf
+   win``, the most points winning (no race to a target), a trump, no duty to follow suit
+   and ``evaluation`` w > 0, the seat's side gets ``w`` times the learned evaluation of the leaf
    (:func:`~.evaluation.win_chance`, read before the play-out) plus ``1 - w`` times the
    play-out's reward, and the other side the rest; ``w = 1`` plays no play-out. The
    evaluation estimates what the default play-outs return on average, so mixing it in cuts
@@ -90,14 +90,14 @@ from ..engine.core import (card_face, card_suit, give, hand_base, hand_of, legal
 from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
                              MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
                              OBJECTIVE_FEWEST, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY, PLAY_SEAT,
-                             PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N, R_N_SIDES, R_OBJECTIVE,
-                             R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE, R_SIGNALS, R_START_STATE,
-                             R_STOCK_TOP_VISIBLE, R_TARGET_POINTS, START_STATE_SLOTS, STATE_LEN,
-                             S_BID, S_BLACK_HAND, S_CALLED, S_CALLER, S_FACE_UP, S_GAME_POINTS,
-                             S_HANDS, S_KNOWN, S_LEADER, S_PASSED, S_PHASE, S_PLAYS, S_POINTS,
-                             S_SEAT_BIDS, S_SWAP2_CARD, S_SWAP2_SEAT, S_SWAP2_TRICK, S_SWAP7_CARD,
-                             S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW, S_TRICK, S_TRICK_N,
-                             S_TRICK_NO, S_TRUMP, S_TURN, S_WINNER)
+                             PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N, R_FOLLOW_SUIT, R_N_SIDES,
+                             R_NO_TRUMP, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
+                             R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
+                             START_STATE_SLOTS, STATE_LEN, S_BID, S_BLACK_HAND, S_CALLED, S_CALLER,
+                             S_FACE_UP, S_GAME_POINTS, S_HANDS, S_KNOWN, S_LEADER, S_PASSED,
+                             S_PHASE, S_PLAYS, S_POINTS, S_SEAT_BIDS, S_SWAP2_CARD, S_SWAP2_SEAT,
+                             S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW,
+                             S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN, S_WINNER)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
@@ -185,9 +185,9 @@ DEFINITION = StrategyDef(
               "moves, to which the seat plays its best reply; a move that wins against every "
               "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
         Param("evaluation", float, 0.5, 0.0, 1.0, "2 players, reward=win, the most points "
-              "winning: weight of the learned evaluation (briscasim.strategies.evaluation) in "
-              "a leaf's reward, the play-out giving the rest (0 = play-outs only, 1 = no "
-              "play-out)"),
+              "winning, a trump, no duty to follow suit: weight of the learned evaluation "
+              "(briscasim.strategies.evaluation) in a leaf's reward, the play-out giving the "
+              "rest (0 = play-outs only, 1 = no play-out)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -725,10 +725,12 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     capacity = child.shape[0]
     total = deal_points(rules)
     lam = params[P_EVALUATION]
-    # the evaluation is the chance of winning a 2-player deal on the most points
+    # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
+    # deals with a trump and no duty to follow suit
     evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
                 & (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0)
-                & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST))
+                & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST) & (rules[R_NO_TRUMP] == 0)
+                & (rules[R_FOLLOW_SUIT] == 0))
     prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
     observed = 0
     if infer < 1.0:
