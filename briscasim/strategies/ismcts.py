@@ -44,9 +44,9 @@ Every iteration:
 4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
    point margin against the best other side scaled to [0, 1]. With two players, ``reward =
    win``, the most points winning (no race to a target), a trump, no duty to follow suit
-   and ``evaluation`` w > 0, the seat's side gets ``w`` times the learned evaluation of the leaf
-   (:func:`~.evaluation.win_chance`, read before the play-out) plus ``1 - w`` times the
-   play-out's reward, and the other side the rest; ``w = 1`` plays no play-out. The
+   and ``evaluation`` w > 0, the seat's side gets ``w`` times the learned evaluation of the
+   leaf (:func:`~.evaluation.win_chance`, read before the play-out) plus ``1 - w`` times
+   the play-out's reward, and the other side the rest; ``w = 1`` plays no play-out. The
    evaluation estimates what the default play-outs return on average, so mixing it in cuts
    the noise of a single play-out.
 
@@ -817,19 +817,16 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
             depth += 1
             path[depth] = node
         rewards = ws.rewards
-        if evaluate and world[S_PHASE] != PHASE_OVER:
-            v = win_chance(rules, world, side, total, ws.scores)
-            if lam < 1.0:
-                play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
-                         ws.rollout_params, rng, ws.move_legal, features)
-                side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
-                v = lam * v + (1.0 - lam) * rewards[side]
-            for s in range(rules[R_N_SIDES]):
-                rewards[s] = v if s == side else 1.0 - v
-        else:
+        weight = lam if evaluate and world[S_PHASE] != PHASE_OVER else 0.0
+        chance = win_chance(rules, world, side, total, ws.scores) if weight > 0.0 else 0.0
+        if weight < 1.0:
             play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
                      ws.rollout_params, rng, ws.move_legal, features)
             side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
+            chance = weight * chance + (1.0 - weight) * rewards[side]
+        if weight > 0.0:
+            for s in range(rules[R_N_SIDES]):
+                rewards[s] = chance if s == side else 1.0 - chance
         visits[0] += 1
         for d in range(1, depth + 1):
             c = path[d]
