@@ -17,13 +17,11 @@ import math
 from numba import njit
 
 from ..engine.core import card_points, card_strength, card_suit, hand_of, trick_so_far
-from ..engine.layout import (NO_CARD, R_PLAYERS, R_SIDE, S_DRAWN,
-                             S_FACEDOWN_TO_DRAW, S_FACE_UP, S_LEADER, S_N_TRICKS, S_POINTS,
-                             S_STOCK, S_TO_DRAW, S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN)
+from ..engine.layout import (NO_CARD, R_PLAYERS, R_SIDE, S_DRAWN, S_FACEDOWN_TO_DRAW, S_FACE_UP,
+                             S_LEADER, S_N_TRICKS, S_POINTS, S_STOCK, S_TO_DRAW, S_TRICK_N,
+                             S_TRICK_NO, S_TRUMP, S_TURN)
 from .evaluation_weights import WEIGHTS
 
-N_FEATURES = 20
-N_STAGES = 25          # tricks left: 0 .. 24 (48 cards between 2 players)
 FEATURE_NAMES = (
     "bias", "own points", "other points", "trick on the table", "own hand points",
     "other hand points", "own trumps", "other trumps", "own trump strength",
@@ -31,6 +29,8 @@ FEATURE_NAMES = (
     "own plain aces and threes", "other plain aces and threes", "own points past half",
     "other points past half", "margin over the points left",
     "own hand points x trick on the table")
+N_FEATURES = len(FEATURE_NAMES)
+N_STAGES = 25          # tricks left: 0 .. 24 (48 cards between 2 players)
 
 
 @njit(cache=True, _nrt=False)
@@ -68,13 +68,12 @@ def state_features(rules, state, side, total, out):
                 out[8 + o] += (card_strength(rules, c) + 1) / 30.0
             elif p >= 10:
                 out[14 + o] += 1.0 / 3.0
+    # the cards left to draw: the face-down stock, then the face-up card if still on the table
+    drawn = state[S_DRAWN]
     facedown = state[S_FACEDOWN_TO_DRAW]
-    for i in range(state[S_DRAWN], facedown):
-        c = state[S_STOCK + i]
-        out[10] += card_points(rules, c) * scale
-        out[11] += 0.1 if card_suit(rules, c) == trump else 0.0
-    if state[S_TO_DRAW] > facedown - state[S_DRAWN] and state[S_FACE_UP] >= 0:
-        c = state[S_FACE_UP]
+    face_up_left = state[S_TO_DRAW] > facedown - drawn and state[S_FACE_UP] >= 0
+    for i in range(drawn, facedown + (1 if face_up_left else 0)):
+        c = state[S_STOCK + i] if i < facedown else state[S_FACE_UP]
         out[10] += card_points(rules, c) * scale
         out[11] += 0.1 if card_suit(rules, c) == trump else 0.0
     out[12] = 1.0 if rules[R_SIDE + state[S_TURN]] == side else -1.0
