@@ -1,4 +1,5 @@
-"""Shared test set-up: the helper module ``deckbuild`` importable from every test file."""
+"""Shared test set-up: the helper modules (``deckbuild``, ``repo_scripts``) importable from every
+test file."""
 import pathlib
 import sys
 

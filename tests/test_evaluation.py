@@ -1,10 +1,6 @@
 """The learned evaluation: a won deal is all but sure, its chances follow the play-outs it
 stands for, the training script writes weights the evaluation reads, and ismcts reads it
 only in the game it was fitted to."""
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,19 +12,9 @@ from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.evaluation import N_FEATURES, N_STAGES, win_chance
 from briscasim.strategies.evaluation_weights import WEIGHTS
 from briscasim.strategies.ismcts import _GREEDY_DEFAULTS, deal_points
+import repo_scripts
 
 pytestmark = pytest.mark.slow      # compiles the training script's kernel
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location(
-        "train_evaluation", ROOT / "scripts" / "train_evaluation.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _chance(rules, state, side):
@@ -56,7 +42,7 @@ def test_a_side_past_half_the_points_is_all_but_sure_to_win():
 def test_the_chances_follow_the_play_outs():
     """On positions the weights were not fitted on, the evaluation is closer to the mean of
     16 play-outs than a constant is, at every stage with enough positions."""
-    script = _script()
+    script = repo_scripts.load("train_evaluation")
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
     starts = np.array([Deal.from_seed(rules, 77, d).state for d in range(300)], np.int16)
@@ -76,10 +62,8 @@ def test_the_chances_follow_the_play_outs():
 
 def test_training_writes_weights_the_evaluation_reads(tmp_path):
     out = tmp_path / "weights.py"
-    _script().main(["--deals", "400", "--out", str(out)])
-    spec = importlib.util.spec_from_file_location("weights", out)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    repo_scripts.load("train_evaluation").main(["--deals", "400", "--out", str(out)])
+    module = repo_scripts.load(out, "weights")
     assert module.WEIGHTS.shape == (N_STAGES, N_FEATURES)
     assert np.isfinite(module.WEIGHTS).all()
     assert np.abs(module.WEIGHTS[1:21]).sum(axis=1).min() > 0     # every stage fitted

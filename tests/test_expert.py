@@ -1,12 +1,11 @@
 """``expert``, ``hoard`` and ``counter`` in crafted positions; expert's exact endgame against
 the alpha-beta solver; expert's strength against greedy on duplicate deals."""
-import importlib.util
-import pathlib
 
 import pytest
 
 from briscasim.engine import layout as L
 from briscasim.strategies.expert import endgame_value
+import repo_scripts
 from test_greedy import choice, crafted
 from test_solver import _positions, _solve
 
@@ -52,16 +51,8 @@ def test_endgame_matches_the_solver():
             assert endgame_value(r, public, hand, seat, a) == pytest.approx(v)
 
 
-def _tune_script():
-    path = pathlib.Path(__file__).parents[1] / "scripts" / "tune_expert.py"
-    spec = importlib.util.spec_from_file_location("tune_expert", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_expert_beats_greedy():
     # duplicate brisca-2 deals, both seatings: the measured score is quoted in the module
     # docstring of scripts/tune_expert.py; 4,000 deals give an interval of about +-0.013
-    s = _tune_script().duplicate_scores("brisca-2", "expert", "greedy", 4000, 7)
+    s = repo_scripts.load("tune_expert").duplicate_scores("brisca-2", "expert", "greedy", 4000, 7)
     assert s.mean() > 0.58
