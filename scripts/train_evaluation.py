@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from briscasim.engine.layout import EVERY_FEATURE, PHASE_OVER, S_PHASE, STATE_LEN
+from briscasim.engine.layout import (EVERY_FEATURE, MAX_LEGAL_ANY, MAX_SIDES, PHASE_OVER, S_PHASE,
+                                    STATE_LEN)
 from briscasim.engine.rng import below, new_stream, seed_stream, uniform
 from briscasim.game import Deal
 from briscasim.rules import Rules
@@ -32,6 +33,7 @@ from briscasim.strategies.solver import copy_state, play
 
 OUT = (Path(__file__).resolve().parent.parent / "briscasim" / "strategies"
        / "evaluation_weights.py")
+STREAM = 7          # the random stream of each deal that its positions and play-outs use
 
 
 @njit(cache=True)
@@ -40,14 +42,14 @@ def positions(rules, starts, seed, keep, path_epsilon, epsilon, rollouts, params
     """Play every start state out with greedy (``path_epsilon`` of the decisions random),
     keep each position before a decision with probability ``keep`` and write its features
     from a random side's view, its stage and its mean play-out outcome; return the count."""
-    legal = np.zeros(64, np.int16)
+    legal = np.zeros(MAX_LEGAL_ANY, np.int16)
     state = np.zeros(STATE_LEN, np.int16)
     world = np.zeros(STATE_LEN, np.int16)
-    rewards = np.zeros(8)
+    rewards = np.zeros(MAX_SIDES)
     total = deal_points(rules)
     n = 0
     for d in range(starts.shape[0]):
-        seed_stream(rng, seed, d, 7)
+        seed_stream(rng, seed, d, STREAM)
         copy_state(state, starts[d])
         while state[S_PHASE] != PHASE_OVER and n < X.shape[0]:
             if uniform(rng) < keep:

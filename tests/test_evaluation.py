@@ -18,8 +18,8 @@ pytestmark = pytest.mark.slow      # compiles the training script's kernel
 
 
 def _chance(rules, state, side):
-    return win_chance(rules.to_array(), state, side, deal_points(rules.to_array()),
-                      np.zeros(N_FEATURES))
+    r = rules.to_array()
+    return win_chance(r, state, side, deal_points(r), np.zeros(N_FEATURES))
 
 
 def test_a_side_past_half_the_points_is_all_but_sure_to_win():
