@@ -129,6 +129,10 @@ def test_bad_replay_files(tmp_path, briscasim):
                                             "'iterations'?)"]),
     (["--strategy", "greedy+hld"], ["unknown swap policy 'hld' (did you mean 'hold'?)"]),
     (["--strategy", "nosuch"], ["unknown strategy 'nosuch'; valid strategies"]),
+    # the start of names, or a part of one, names those it starts or is a part of
+    (["--preset", "brisca-3"], ["(did you mean 'brisca-3-remove2', 'brisca-3-faceup' or "
+                                "'brisca-3-hidden'?)"]),
+    (["--preset", "scoperta"], ["(did you mean 'briscola-2-scoperta'?)"]),
 ])
 def test_a_typo_gets_the_closest_name(argv, words, briscasim):
     one_line_error(briscasim("simulate", "--deals", 10, *argv), *words)
