@@ -15,7 +15,7 @@ from briscasim.strategies.bidding import contract_decision
 from briscasim.strategies.evaluation import N_FEATURES
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
-from briscasim.strategies.solver import WIN, new_search, point_margin, position_value
+from briscasim.strategies.solver import WIN, new_search, position_value
 from test_solver import _legal, _positions, _solve
 
 pytestmark = pytest.mark.slow     # ISMCTS plays whole deals with many iterations a move
@@ -281,30 +281,29 @@ def test_endgame_choice_matches_the_solver(exact_endgame):
             assert values[list(actions).index(a)] == values.max()
 
 
-def _expected(r, state, side, q, greedy_params):
-    """Expected outcome for ``side`` (+1 / 0 / -1, plus the margin / 10^5) of its best play
-    when the other side plays greedy's move or, with probability ``q``, a random one, by full
+def _against_greedy(r, state, side, greedy_params):
+    """Outcome for ``side`` (+1 / 0 / -1) of its best play against greedy's moves, by full
     enumeration (plain Python over the engine's step)."""
     if state[L.S_PHASE] == L.PHASE_OVER:
         v = position_value(r, state, side)
-        return (1 if v > WIN / 2 else -1 if v < -WIN / 2 else 0) + 1e-5 * point_margin(
-            r, state, side)
-    values = {}
+        return 1 if v > WIN / 2 else -1 if v < -WIN / 2 else 0
+    if r[L.R_SIDE + state[L.S_TURN]] != side:
+        child = state.copy()
+        a = M.policy_move(r, child, M.GREEDY, 0.0, greedy_params, new_stream(0),
+                          np.zeros(L.MAX_LEGAL_ANY, np.int16), L.EVERY_FEATURE)
+        core.step(r, child, a)
+        return _against_greedy(r, child, side, greedy_params)
+    outcomes = []
     for a in _legal(r, state):
         child = state.copy()
         core.step(r, child, a)
-        values[a] = _expected(r, child, side, q, greedy_params)
-    if r[L.R_SIDE + state[L.S_TURN]] == side:
-        return max(values.values())
-    g = M.policy_move(r, state.copy(), M.GREEDY, 0.0, greedy_params, new_stream(0),
-                      np.zeros(L.MAX_LEGAL_ANY, np.int16), L.EVERY_FEATURE)
-    return sum((q / len(values) + (1 - q) * (a == g)) * v for a, v in values.items())
+        outcomes.append(_against_greedy(r, child, side, greedy_params))
+    return max(outcomes)
 
 
-@pytest.mark.parametrize("plies, q", [(5, 0.0), (6, 0.5), (9, 1.0), (12, 0.5)])
-def test_expected_outcome_matches_enumeration(plies, q):
-    """:func:`expected_outcome` is the best expected outcome against greedy's moves mixed with
-    random ones, stock or not; with ``q = 0`` the best outcome against greedy alone."""
+@pytest.mark.parametrize("plies", [5, 6, 9, 12])
+def test_best_reply_matches_enumeration(plies):
+    """:func:`best_reply`'s value is the best outcome against greedy's moves, stock or not."""
     r, positions = _positions("brisca-2", plies, 8, seed=6)
     search = new_search()
     greedy_params = np.array(M._GREEDY_DEFAULTS)
@@ -312,31 +311,35 @@ def test_expected_outcome_matches_enumeration(plies, q):
     for state in positions:
         side = r[L.R_SIDE + state[L.S_TURN]]
         search.stack[:L.STATE_LEN] = state
-        v = M.expected_outcome(r, search, side, q, greedy_params, scratch, new_stream(0))
-        assert v == pytest.approx(_expected(r, state, side, q, greedy_params), abs=1e-9)
+        v = M.best_reply(r, search, side, greedy_params, scratch, new_stream(0))
+        outcome = 1 if v > WIN / 2 else -1 if v < -WIN / 2 else 0
+        assert outcome == _against_greedy(r, state, side, greedy_params)
 
 
-@pytest.mark.parametrize("plies, q", [(5, 0.0), (6, 0.5), (6, 1.0)])
-def test_exact_model_greedy_plays_the_best_expected_outcome(plies, q):
-    """With ``exact_model = greedy`` the exact endgame plays a move of the best expected
-    outcome against greedy's replies mixed with random ones (``exact_random``)."""
+@pytest.mark.parametrize("plies", [5, 6])
+def test_exact_model_greedy_plays_the_best_reply(plies):
+    """With ``exact_model = greedy`` the exact endgame plays a move of the best outcome
+    against greedy's replies, and one that wins against every reply if one of that outcome
+    does."""
     r, positions = _positions("brisca-2", plies, 12, seed=6)
     greedy_params = np.array(M._GREEDY_DEFAULTS)
     p = _params(1, exact_endgame=1)
     p[M.P_EXACT_MODEL] = M.MODEL_GREEDY
-    p[M.P_EXACT_RANDOM] = q
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
         side = r[L.R_SIDE + seat]
         hand = state[L.S_HANDS + L.MAX_HAND * seat:L.S_HANDS + L.MAX_HAND * seat + 3].copy()
         a = M.ismcts_strategy(r, state[:L.PUBLIC_LEN].copy(), hand, _legal(r, state), seat, 0,
                               p, new_stream(k))
-        expected = {}
+        outcome = {}
         for b in _legal(r, state):
             child = state.copy()
             core.step(r, child, b)
-            expected[b] = _expected(r, child, side, q, greedy_params)
-        assert expected[a] == pytest.approx(max(expected.values()), abs=1e-9)
+            outcome[b] = _against_greedy(r, child, side, greedy_params)
+        assert outcome[a] == max(outcome.values())
+        _, actions, values = _solve(r, state)
+        if any(v > WIN / 2 and outcome[b] == outcome[a] for b, v in zip(actions, values)):
+            assert values[list(actions).index(a)] > WIN / 2
 
 
 def test_exact_stock_plays_a_best_move_over_the_worlds():

@@ -53,15 +53,13 @@ Every iteration:
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
 search: ``exact_worlds`` worlds drawn as in step 1, every legal move solved to the end of the
-deal in each, the move of best mean value played. With ``exact_model = minimax`` a move's
-value is its minimax value (:func:`~.solver.root_values`); with ``exact_model = greedy``
-(default) the other side plays as in the play-outs, greedy's move or, with probability
-``exact_random`` (0.5, the play-outs' ``epsilon``), a random one, and a move's value is its
-expected outcome (+1 / 0 / -1 for a win / draw / loss), the seat playing its best
-(:func:`expected_outcome`, an exhaustive expectimax): a move that wins against greedy and
-against most of the other replies goes first, and where none wins against greedy, the one
-that leaves the most chances. The exact endgame below then plays the move so chosen in the
-one world left.
+deal in each (:func:`~.solver.root_values`), the move of best mean value played. With
+``exact_model = greedy`` (default) the other side in it is greedy, as in the tree: a move's
+value in a world is its outcome (+1 / 0 / -1) against greedy's replies, the seat playing its
+best reply (:func:`best_reply`: greedy is deterministic, so an exhaustive search over the
+seat's own moves), times ``WIN``, plus its minimax value, so that among moves of the same
+outcome one that wins against every reply goes first. The exact endgame below then plays
+the move so chosen in the one world left.
 
 The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
@@ -78,7 +76,7 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
 ``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
-``exact_model``, ``evaluation``, ``exact_random``.
+``exact_model``, ``evaluation``.
 """
 import math
 import time
@@ -118,7 +116,7 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION, P_EXACT_RANDOM) = range(21)
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION) = range(20)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -184,15 +182,12 @@ DEFINITION = StrategyDef(
               "(rejection) for each world the search uses"),
         Param("exact_model", str, "greedy", doc="the other side in the exact searches "
               "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
-              "move or, with probability exact_random, a random one; the seat plays for its "
-              "best expected outcome)", choices=("minimax", "greedy")),
+              "moves, to which the seat plays its best reply; a move that wins against every "
+              "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
         Param("evaluation", float, 0.5, 0.0, 1.0, "2 players, reward=win, the most points "
               "winning, a trump, no duty to follow suit: weight of the learned evaluation "
               "(briscasim.strategies.evaluation) in a leaf's reward, the play-out giving the "
               "rest (0 = play-outs only, 1 = no play-out)"),
-        Param("exact_random", float, 0.5, 0.0, 1.0, "with exact_model=greedy, the "
-              "probability that a move of the other side in the exact searches is random, "
-              "not greedy's (the play-outs' epsilon by default)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
@@ -601,13 +596,13 @@ def auction_weight(rules, world, infer, deal, legal, features=EVERY_FEATURE):
 
 
 @njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, q, rng, ws,
+def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws,
                  features=EVERY_FEATURE):
-    """The action of best mean exact value over ``n_worlds`` worlds drawn by
-    :func:`draw_world`: its minimax value (:func:`~.solver.root_values` to the end of the
-    deal) or, with ``model`` ``MODEL_GREEDY``, its expected outcome when the other side plays
-    greedy's move or, with probability ``q``, a random one (:func:`expected_outcome`)
-    (jitted)."""
+    """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
+    deal) over ``n_worlds`` worlds drawn by :func:`draw_world`; with ``model`` ``MODEL_GREEDY``
+    a world's value of an action is its outcome against greedy's replies
+    (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
+    value (jitted)."""
     per_action = aligned(8 * LEGAL_STRIDE)
     block = take(search_bytes() + 3 * per_action)
     memory = search_views(block, 0)
@@ -619,17 +614,17 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, q, rng, w
     for w in range(n_worlds):
         draw_world(rules, ws, infer, observed, 1.0, draws, rng, features)
         side = team_of(rules, ws.world, seat)
+        k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
+                        values, features)
         if model == MODEL_GREEDY:
-            k = legal_actions(rules, ws.world, actions, features)
             root = memory.stack[:STATE_LEN]
             for i in range(k):
                 copy_state(root, ws.world)
                 play(rules, root, actions[i], features)
-                values[i] = expected_outcome(rules, memory, side, q, ws.greedy_params,
-                                             ws.move_legal, rng, features)
-        else:
-            k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
-                            values, features)
+                reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
+                                   features)
+                values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
+                                    else 0.0)
         for i in range(k):
             total[i] = values[i] if w == 0 else total[i] + values[i]
     best = 0
@@ -642,51 +637,35 @@ def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, q, rng, w
 
 
 @njit(cache=True, _nrt=False)
-def expected_outcome(rules, search, side, q, params, legal_scratch, rng,
-                     features=EVERY_FEATURE):
-    """Expected outcome for ``side`` (+1 / 0 / -1 for a win / draw / loss, plus the point
-    margin / 10^5 to order equal outcomes) of the state in ``search.stack`` row 0 when every
-    other side plays greedy's move or, with probability ``q``, a legal move drawn uniformly,
-    and ``side`` the move of its best expected outcome (exhaustive expectimax; with ``q = 0``
-    only greedy's moves are followed). Row 0 is played on (jitted)."""
-    stack, legal, count, nxt, mine, best, greedy_move = (
-        search.stack, search.legal, search.count, search.nxt, search.maxi, search.best,
-        search.best_move)
+def best_reply(rules, search, side, params, legal_scratch, rng, features=EVERY_FEATURE):
+    """Value (:func:`~.solver.position_value`) for ``side`` of the state in ``search.stack``
+    row 0 when every other side plays greedy's move and ``side`` its best (an exhaustive
+    search over ``side``'s moves: greedy is deterministic). Row 0 is played on (jitted)."""
+    stack, legal, count, nxt, best = (search.stack, search.legal, search.count, search.nxt,
+                                      search.best)
     ply = 0
     value = 0.0
     entering = True
     while True:
         if entering:
             st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
+            while st[S_PHASE] != PHASE_OVER and team_of(rules, st, st[S_TURN]) != side:
+                play(rules, st, policy_move(rules, st, GREEDY, 0.0, params, rng,
+                                            legal_scratch, features), features)
             if st[S_PHASE] == PHASE_OVER:
-                v = position_value(rules, st, side)
-                value = ((1.0 if v > WIN / 2 else -1.0 if v < -WIN / 2 else 0.0)
-                         + 1e-5 * point_margin(rules, st, side))
+                value = position_value(rules, st, side)
                 entering = False
                 continue
             row = ply * LEGAL_STRIDE
-            mine[ply] = team_of(rules, st, st[S_TURN]) == side
-            if mine[ply] or q > 0.0:
-                count[ply] = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
-            if not mine[ply]:
-                greedy_move[ply] = policy_move(rules, st, GREEDY, 0.0, params, rng,
-                                               legal_scratch, features)
-                if q == 0.0:
-                    legal[row] = greedy_move[ply]
-                    count[ply] = 1
+            count[ply] = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
+            best[ply] = -np.inf
             nxt[ply] = 0
-            best[ply] = -np.inf if mine[ply] else 0.0
         else:
             if ply == 0:
                 return value
             ply -= 1
-            if mine[ply]:
-                if value > best[ply]:
-                    best[ply] = value
-            else:
-                a = legal[ply * LEGAL_STRIDE + nxt[ply] - 1]
-                chance = q / count[ply] + (1.0 - q if a == greedy_move[ply] else 0.0)
-                best[ply] += chance * value
+            if value > best[ply]:
+                best[ply] = value
             if nxt[ply] == count[ply]:
                 value = best[ply]
                 continue
@@ -757,13 +736,12 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
     if infer < 1.0:
         observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
     model = np.int64(params[P_EXACT_MODEL])
-    q = params[P_EXACT_RANDOM]
     if model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and unique_world(ws.spec):
-        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, q, rng, ws, features), 0
+        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
         return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, draws, model, q, rng, ws, features), 0
+                            observed, draws, model, rng, ws, features), 0
     n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
     for j in range(n_worlds):
         draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
