@@ -17,15 +17,15 @@ import math
 from numba import njit
 
 from ..engine.core import card_points, card_strength, card_suit, hand_of, trick_so_far
-from ..engine.layout import (NO_CARD, R_PLAYERS, R_SIDE, S_DRAWN, S_FACEDOWN_TO_DRAW, S_FACE_UP,
-                             S_LEADER, S_N_TRICKS, S_POINTS, S_STOCK, S_TO_DRAW, S_TRICK_N,
-                             S_TRICK_NO, S_TRUMP, S_TURN)
+from ..engine.layout import (NO_CARD, R_DECK_N, R_PLAYERS, R_SIDE, S_DRAWN, S_FACEDOWN_TO_DRAW,
+                             S_FACE_UP, S_LEADER, S_N_TRICKS, S_POINTS, S_STOCK, S_TO_DRAW,
+                             S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN)
 from .evaluation_weights import WEIGHTS
 
 FEATURE_NAMES = (
     "bias", "own points", "other points", "trick on the table", "own hand points",
     "other hand points", "own trumps", "other trumps", "own trump strength",
-    "other trump strength", "stock points", "stock trumps", "own turn", "cards to draw",
+    "other trump strength", "stock points", "stock trumps", "own turn", "share of the deck to draw",
     "own plain aces and threes", "other plain aces and threes", "own points past half",
     "other points past half", "margin over the points left",
     "own hand points x trick on the table")
@@ -77,7 +77,7 @@ def state_features(rules, state, side, total, out):
         out[10] += card_points(rules, c) * scale
         out[11] += 0.1 if card_suit(rules, c) == trump else 0.0
     out[12] = 1.0 if rules[R_SIDE + state[S_TURN]] == side else -1.0
-    out[13] = state[S_TO_DRAW] / 40.0
+    out[13] = state[S_TO_DRAW] / rules[R_DECK_N]
     half = 0.5 * total
     out[16] = 1.0 if own > half else 0.0
     out[17] = 1.0 if other > half else 0.0
