@@ -25,9 +25,9 @@ from .evaluation_weights import WEIGHTS
 FEATURE_NAMES = (
     "bias", "own points", "other points", "trick on the table", "own hand points",
     "other hand points", "own trumps", "other trumps", "own trump strength",
-    "other trump strength", "stock points", "stock trumps", "own turn", "share of the deck to draw",
-    "own plain aces and threes", "other plain aces and threes", "own points past half",
-    "other points past half", "margin over the points left",
+    "other trump strength", "stock points", "stock trumps", "own turn",
+    "share of the deck to draw", "own plain aces and threes", "other plain aces and threes",
+    "own points past half", "other points past half", "margin over the points left",
     "own hand points x trick on the table")
 N_FEATURES = len(FEATURE_NAMES)
 N_STAGES = 25          # tricks left: 0 .. 24 (48 cards between 2 players)
