@@ -15,10 +15,10 @@ def close_names(name, valid: Iterable[str]) -> list[str]:
     valid = list(valid)
     text = str(name).lower()
     if len(text) >= _MIN_PART:
-        for matches in ([v for v in valid if v.lower().startswith(text)],
-                        [v for v in valid if text in v.lower()]):
-            if matches:
-                return matches[:_SHOWN]
+        matches = ([v for v in valid if v.lower().startswith(text)]
+                   or [v for v in valid if text in v.lower()])
+        if matches:
+            return matches[:_SHOWN]
     return difflib.get_close_matches(str(name), valid, n=1, cutoff=0.6)
 
 
