@@ -16,6 +16,7 @@ from briscasim.strategies.evaluation import N_FEATURES
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
 from briscasim.strategies.solver import WIN, new_search, position_value
+import repo_scripts
 from test_solver import _legal, _positions, _solve
 
 pytestmark = pytest.mark.slow     # ISMCTS plays whole deals with many iterations a move
@@ -73,6 +74,21 @@ def test_search_without_rule_features_plays_the_same(preset):
     none = play_chunk(rules, lineup, 7, 0, 2, rotations=rules.players, features=L.F_PLAYS)
     assert needed_features(rules, lineup) == L.F_PLAYS
     assert np.array_equal(every, none)
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs"])
+def test_peek_shown_no_hand_plays_as_ismcts(preset):
+    """The cheating reference peek, shown no hand, is ismcts move for move; shown every hand,
+    it plays other moves."""
+    rules = Rules.preset(preset)
+    k = rules.players
+
+    def records(spec):
+        lineup = Lineup.build(rules, [spec] + ["greedy"] * (k - 1))
+        return play_chunk(rules, lineup, 5, 0, 4, rotations=k)
+    ismcts = records("ismcts:iterations=50")
+    assert np.array_equal(records("peek:iterations=50,hands=none"), ismcts)
+    assert not np.array_equal(records("peek:iterations=50"), ismcts)
 
 
 def test_side_rewards():
@@ -244,7 +260,7 @@ def test_time_budget_stops_the_search():
     v = deal.view(0)
     rng = new_stream(3)
     a, it = M.run_search(r, v.public, v.hand, 0, 0, _params(10_000_000, time_budget=0.02),
-                         rng)
+                         rng, L.EVERY_FEATURE, v.public)
     assert a in deal.legal_actions()
     assert 0 < it < 10_000_000
 
@@ -394,3 +410,14 @@ def test_inference_reads_the_other_sides_only():
                 seen += k
             deal.play(int(legal[rng.integers(len(legal))]))
     assert seen > 100
+
+
+def test_inference_accuracy_script_prints_a_share_per_setting(capsys):
+    """scripts/inference_accuracy.py: one row per inference setting, shares within [0, 1]."""
+    script = repo_scripts.load("inference_accuracy")
+    script.main(["--preset", "brisca-3-remove2", "--deals", "2", "--worlds", "4"])
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert len(rows) == len(script.SETTINGS)
+    for row, (name, *_) in zip(rows, script.SETTINGS):
+        shares = [float(x) for x in row[len(name):].split() if x != "-"]
+        assert row.startswith(name) and shares and all(0 <= x <= 1 for x in shares)

@@ -12,9 +12,9 @@ from briscasim.engine import layout as L
 from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
-from briscasim.strategies.sampling import (SPEC_LEN, W_N_POOL, W_N_SLOTS, keep_world,
-                                           prepare_worlds, restore_world, sample_world,
-                                           unique_world)
+from briscasim.strategies.sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, W_N_POOL,
+                                           W_N_SLOTS, keep_world, prepare_worlds,
+                                           restore_world, reveal, sample_world, unique_world)
 
 PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-signals",
            "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
@@ -95,6 +95,43 @@ def test_worlds_agree_with_the_view(preset):
             _check_world(rules, deal, seat, w)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("preset", ["brisca-4-pairs-signals", "brisca-3-hidden"])
+@pytest.mark.parametrize("which", [REVEAL_OTHERS, REVEAL_PARTNERS,
+                                   REVEAL_OTHERS | REVEAL_PARTNERS])
+def test_revealed_hands_are_the_true_ones(preset, which):
+    """The cheating reference peek's worlds: the hands revealed are the true ones, the rest
+    is dealt as before (every card once, signals kept), and what is not revealed varies."""
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    n = rules.players
+    varied = set()
+    for k, (deal, seat) in enumerate(_positions(rules, 2)):
+        if k % 4:
+            continue
+        v = deal.view(seat)
+        base = np.zeros(L.STATE_LEN, np.int16)
+        spec = np.zeros(SPEC_LEN, np.int64)
+        prepare_worlds(r, v.public, v.hand, seat, 0 if which & REVEAL_PARTNERS else v.signals,
+                       base, spec)
+        reveal(r, deal.state, seat, which, base, spec)
+        assert spec[W_N_POOL] == spec[W_N_SLOTS]
+        rng = new_stream(k)
+        for _ in range(4):
+            w = np.zeros(L.STATE_LEN, np.int16)
+            sample_world(base, spec, rng, w)
+            _check_world(rules, deal, seat, w)
+            for x in range(n):
+                mate = rules.side_of[x] == rules.side_of[seat]
+                told = which & (REVEAL_PARTNERS if mate else REVEAL_OTHERS)
+                if x != seat and told:
+                    assert _hand(w, x) == _hand(deal.state, x)
+                elif x != seat and _hand(w, x) != _hand(deal.state, x):
+                    varied.add(mate)
+    if n == 4:      # pairs: the hands not revealed are dealt at random
+        assert varied == ({True} if which == REVEAL_OTHERS else
+                          {False} if which == REVEAL_PARTNERS else set())
 
 
 @pytest.mark.parametrize("preset", PRESETS + ["chiamata-5"])

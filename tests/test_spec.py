@@ -1,12 +1,14 @@
 """Experiment specs: expansion order, and a precise error for every kind of bad input."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from briscasim.errors import UserError
 from briscasim.experiments.records import seat_entries
 from briscasim.experiments.spec import load_spec, parse_spec
+from briscasim.strategies.registry import REGISTRY
 
 BASE = """
 name = "t"
@@ -178,3 +180,16 @@ def test_parse_spec_from_a_dict():
     spec = parse_spec(dict(name="d", seed=3, deals=10, seats=["random"],
                            variants=[dict(preset="brisca-3-faceup")]))
     assert spec.cells[0].rules.players == 3 and spec.chunk == 10
+
+
+def test_the_ladder_plays_every_built_in_strategy():
+    """The ladder's specs (``briscasim research ladder``) pair every built-in strategy, the
+    cheating references included, in every variant they rate."""
+    root = Path(__file__).resolve().parent.parent / "experiments"
+    played = {}
+    for name in ("ladder.toml", "ladder_search.toml"):
+        for cell in load_spec(root / name).cells:
+            played.setdefault(cell.variant, set()).update(s.split(":")[0] for s in cell.lineup)
+    assert set(played) == {"brisca-2", "briscola-2", "brisca-4-pairs"}
+    for variant, names in played.items():
+        assert names == set(REGISTRY), variant

@@ -30,10 +30,11 @@ from .runs import Run
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 """The source tree (its ``experiments/`` holds the specs of the pack)."""
-SEARCH = re.compile(r"\b(ismcts|pimc|omniscient)\b")
+SEARCH = re.compile(r"\b(ismcts|pimc|omniscient|peek)\b")
 QUICK_DEALS, QUICK_SEARCH_DEALS = 2000, 6
 QUICK_BUDGETS = (("iterations=1000", "iterations=20"), ("iterations=200", "iterations=20"),
-                 ('"ismcts"', '"ismcts:iterations=20"'), ('"pimc"', '"pimc:worlds=3"'))
+                 ('"ismcts"', '"ismcts:iterations=20"'), ('"pimc"', '"pimc:worlds=3"'),
+                 ('"peek"', '"peek:iterations=20"'))
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,14 @@ import pandas as pd
 from ..experiments.elo import fit_elo
 from ..experiments.report import markdown_table
 from ..experiments.style import PALETTE, figure, save, style
+from ..strategies.registry import REGISTRY
 from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure, per_deal
 
 NAME = "round_robin"
-CHEATING = ("omniscient",)
+CHEATING = tuple(n for n, d in REGISTRY.items() if d.omniscient)
+"""The cheating references (they read hidden cards): rated, labelled, never ranked."""
 
 
 def check(runs: list[Run], name: str = NAME) -> None:
@@ -82,8 +84,10 @@ def analyse(runs: list[Run], ctx: Context, name: str = NAME, extra=None):
               "Every pairing plays duplicate deals (each deal once per rotation of the seats, "
               "same cards). Strategies: "
               + ", ".join(f"`{x}`" for x in dict.fromkeys(pairs["a"].tolist() + pairs["b"].tolist()))
-              + ((". `omniscient` **sees every card: a cheating upper bound, not a player**"
-                  if elo["cheating"].any() else "")) + ". Deals per pairing: "
+              + "".join(f". `{s}` **is a cheating reference ({REGISTRY[s].doc.partition(': ')[2]}):"
+                        " an upper bound, not a player**"
+                        for s in dict.fromkeys(elo.loc[elo["cheating"], "strategy"]))
+              + ". Deals per pairing: "
               + ", ".join(f"`{s}` {g['deals'].min():,}" for s, g in pairs.groupby("spec", sort=False))
               + ".", "",
               "The Elo rating is a Bradley-Terry model fit by maximum likelihood over all "
@@ -168,7 +172,7 @@ def conclusion(pairs: pd.DataFrame, elo: pd.DataFrame) -> list[str]:
         order = " > ".join(f"{r['strategy']} {r['rating']:.0f} [{r['lo']:.0f}, {r['hi']:.0f}]"
                            for _, r in honest.iterrows())
         lines.append(f"- **{v}:** ladder (Elo): {order}."
-                     + "".join(f" The cheating omniscient reference rates {r['rating']:.0f} "
+                     + "".join(f" The cheating reference {r['strategy']} rates {r['rating']:.0f} "
                                f"[{r['lo']:.0f}, {r['hi']:.0f}]." for _, r in
                                g[g["cheating"]].iterrows()))
         p = pairs[(pairs["variant"] == v) & pairs["b"].isin(["random", "greedy"])

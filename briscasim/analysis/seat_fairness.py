@@ -93,7 +93,7 @@ def analyse(runs: list[Run], ctx: Context):
     fair_share = 1 / len(runs[0].rules(runs[0].cells[0]).sides)
     lines = header(runs, ctx, holm=True)
     lines += ["## Conclusion", ""] + conclusion(fair, skill, outp, fair_share) + [""]
-    search = skill["strategy"].str.startswith(("ismcts", "pimc", "omniscient"))
+    search = skill["strategy"].str.startswith(("ismcts", "pimc", "omniscient", "peek"))
     lines += ["## Method", "",
               "Each variant plays the same lineups on duplicate deals (every deal once per "
               "rotation of the lineup, one seat further each time): equal strategies (seat "

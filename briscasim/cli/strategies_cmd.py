@@ -31,7 +31,7 @@ def _def_dict(d) -> dict:
 def _echo_def(d) -> None:
     tags = []
     if d.omniscient:
-        tags.append("CHEATING: sees every card (upper bound)")
+        tags.append("CHEATING: reads hidden cards (upper bound)")
     if d.python:
         tags.append("pure Python prototype, slow")
     click.echo(f"{d.name}  {d.doc}" + (f"  [{'; '.join(tags)}]" if tags else ""))

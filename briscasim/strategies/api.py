@@ -46,6 +46,7 @@ KIND_USER = 5
 KIND_EXPERT = 6
 KIND_HOARD = 7
 KIND_COUNTER = 8
+KIND_PEEK = 9
 
 # Swap policies (kinds[seat, 1]). SWAP_BY_PLAY leaves the decision to the play strategy.
 SWAP_BY_PLAY = 0

@@ -3,7 +3,7 @@
 Random, greedy and the swap policies are compiled into the batch kernels, and expert into
 the kernels of lineups without a slot strategy. Every other strategy is reached through a
 function slot, so that a kernel compiles only what its lineup needs: the search strategies
-(ISMCTS, PIMC, the omniscient reference) through the lineup's search slot
+(ISMCTS, PIMC, the cheating references omniscient and peek) through the lineup's search slot
 (:func:`search_function`), and the rule-based players (expert elsewhere, hoard, counter) and
 user strategies through their lineup entry's own slot (:func:`entry_function`). A slot
 strategy compiles on the first run whose lineup holds it, then loads from the numba cache
@@ -28,8 +28,8 @@ from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_PLAYS, F_SIGNALS, MAX_L
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
-                  KIND_OMNISCIENT, KIND_PIMC, KIND_RANDOM, KIND_USER, STRATEGY_SIGNATURE,
-                  SWAP_BY_PLAY, StrategyFunction)
+                  KIND_OMNISCIENT, KIND_PEEK, KIND_PIMC, KIND_RANDOM, KIND_USER,
+                  STRATEGY_SIGNATURE, SWAP_BY_PLAY, StrategyFunction)
 from .bidding import contract_decision
 from .counter import counter_strategy
 from .expert import expert_strategy
@@ -37,11 +37,12 @@ from .greedy import greedy_strategy
 from .hoard import hoard_strategy
 from .ismcts import ismcts_strategy
 from .omniscient import omniscient_strategy
+from .peek import peek_strategy
 from .pimc import pimc_strategy
 from .random import random_strategy
 from .swap import swap_decision
 
-SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT)
+SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT, KIND_PEEK)
 SLOT_BUILTINS = {KIND_EXPERT: expert_strategy, KIND_HOARD: hoard_strategy,
                  KIND_COUNTER: counter_strategy}
 """The built-ins played through their lineup entry's function slot, by kind."""
@@ -51,7 +52,7 @@ SLOT_KINDS = (KIND_USER, *SLOT_BUILTINS)
 HAS_RANDOM = 1
 HAS_GREEDY = 2
 HAS_SLOT = 4            # a user strategy, hoard or counter (an entry's slot)
-HAS_SEARCH = 8          # ismcts, pimc or omniscient (the search slot)
+HAS_SEARCH = 8          # ismcts, pimc, omniscient or peek (the search slot)
 HAS_SWAP_POLICY = 16    # a swap policy other than by_play
 HAS_EXPERT = 32         # expert: inlined in a kernel without HAS_SLOT, else through its slot
 PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_SLOT | HAS_SEARCH | HAS_EXPERT
@@ -84,11 +85,11 @@ def lineup_shape(kinds) -> int:
 
 SEARCH_SIGNATURE = types.int64(
     types.int64[::1],    # rules
-    types.int16[::1],    # the whole deal state (only the omniscient reference looks past
+    types.int16[::1],    # the whole deal state (only the cheating references look past
                          # the seat's view)
     types.int16[::1],    # legal actions
     types.int64,         # seat
-    types.int64,         # kind (KIND_ISMCTS, KIND_PIMC or KIND_OMNISCIENT)
+    types.int64,         # kind (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT or KIND_PEEK)
     types.int64,         # signals
     types.float64[::1],  # params
     types.uint64[::1],   # rng
@@ -124,6 +125,8 @@ def search_decider(features: int):
     def search_decide(rules, state, legal, seat, kind, sig, params, rng):
         if kind == KIND_OMNISCIENT:
             return omniscient_strategy(rules, state, legal, seat, params, rng, features)
+        if kind == KIND_PEEK:
+            return peek_strategy(rules, state, legal, seat, sig, params, rng, features)
         public = state[:PUBLIC_LEN]
         hand = hand_of(rules, state, seat)
         if kind == KIND_ISMCTS:
@@ -203,7 +206,8 @@ def decider(shape: int, features: int = EVERY_FEATURE):
     ``params[entry, 1]`` their parameters; ``entry_fns`` are the entries' function slots
     (:data:`EntryFunctions`), ``search_fn`` the search slot (:func:`search_function`);
     ``public`` is ``state[:PUBLIC_LEN]``, ``hand`` the seat's slots and ``legal`` its legal
-    actions. Every strategy but the omniscient reference receives only the seat's view.
+    actions. Every strategy but the cheating references (omniscient, peek) receives only
+    the seat's view.
 
     The shape's and the features' bits are constants of the function, so numba prunes the
     branches of the strategies the shape rules out, and of the rule features the kernel does

@@ -70,7 +70,9 @@ play, stock empty) and ``exact_endgame`` is on, the exact move (under ``exact_mo
 played instead of searching.
 
 How strong it is, how the defaults came about and every candidate tried and dropped, with
-the figures: docs/strength.md.
+the figures: docs/strength.md. The cheating reference :mod:`~briscasim.strategies.peek` runs
+this search in worlds that hold true hands (``P_PEEK``, after the parameters below), to
+measure what the hidden hands are worth to it.
 
 Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``time_budget``,
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
@@ -106,8 +108,8 @@ from .evaluation import N_FEATURES, win_chance
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
-from .sampling import (SPEC_LEN, keep_world, prepare_worlds, restore_world, sample_world,
-                       unique_world)
+from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, keep_world, prepare_worlds,
+                       restore_world, reveal, sample_world, unique_world)
 from .scratch import aligned, monotonic_ns, release, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, play,
                      point_margin, position_value, root_values, search_bytes, search_views,
@@ -117,6 +119,7 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
  P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION) = range(20)
+P_PEEK = 20     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -702,9 +705,11 @@ def _find_child(tree, node, a):
 
 
 @njit(cache=True, _nrt=False)
-def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
+def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth):
     """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
-    ``len(tree.child)`` nodes at most); return ``(action, iterations run)`` (jitted)."""
+    ``len(tree.child)`` nodes at most); return ``(action, iterations run)``. ``truth`` is read
+    only by the cheating reference ``peek`` (``params[P_PEEK]`` > 0): the full state, whose
+    hands it places in every world (jitted)."""
     world, legal, path = ws.world, ws.legal, ws.path
     child, sibling, action, mover = tree.child, tree.sibling, tree.action, tree.mover
     visits, avail, value = tree.visits, tree.avail, tree.value
@@ -731,12 +736,17 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features):
                 & (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0)
                 & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST) & (rules[R_NO_TRUMP] == 0)
                 & (rules[R_FOLLOW_SUIT] == 0))
-    prepare_worlds(rules, public, hand, seat, sig, ws.base, ws.spec)
+    peek = np.int64(params[P_PEEK])
+    prepare_worlds(rules, public, hand, seat, 0 if peek & REVEAL_PARTNERS else sig, ws.base,
+                   ws.spec)
+    if peek != 0:
+        reveal(rules, truth, seat, peek, ws.base, ws.spec)
     observed = 0
-    if infer < 1.0:
+    if infer < 1.0 and peek & REVEAL_OTHERS == 0:
         observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
     model = np.int64(params[P_EXACT_MODEL])
-    if model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and unique_world(ws.spec):
+    if (model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and rules[R_PLAYERS] == 2
+            and unique_world(ws.spec)):
         return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
@@ -856,9 +866,10 @@ def _is_legal(legal, k, a):
 
 
 @njit(cache=True, _nrt=False)
-def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATURE):
+def run_search(rules, public, hand, seat, sig, params, rng, features, truth):
     """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
-    memory, search, give the block back; return ``(action, iterations run)`` (jitted)."""
+    memory, search (``truth`` as :func:`search`'s), give the block back; return ``(action,
+    iterations run)`` (jitted)."""
     # one node per iteration, plus with others=greedy one per other seat's new move
     per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
     cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
@@ -918,9 +929,22 @@ def run_search(rules, public, hand, seat, sig, params, rng, features=EVERY_FEATU
         ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
     if policy != ROLLOUT_GREEDY:
         ws.rollout_params[0] = _RANDOM_SWAP_PROB
-    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features)
+    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth)
     release(block)
     return a, it
+
+
+@njit(cache=True, _nrt=False)
+def decide(rules, public, hand, legal, seat, signals, params, rng, features, truth):
+    """The move of the search (``truth`` as :func:`search`'s; jitted)."""
+    if legal.shape[0] == 1:
+        return legal[0]
+    if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
+        a = endgame_action(rules, public, hand, seat, signals, rng, features)
+        if a != NO_CARD:
+            return a
+    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features, truth)
+    return a
 
 
 @njit(cache=True, _nrt=False)
@@ -928,14 +952,7 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
                     features=EVERY_FEATURE):
     """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
-    if legal.shape[0] == 1:
-        return legal[0]
-    if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
-        a = endgame_action(rules, public, hand, seat, signals, rng, features)
-        if a != NO_CARD:
-            return a
-    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features)
-    return a
+    return decide(rules, public, hand, legal, seat, signals, params, rng, features, public)
 
 
 _BENCHES = {}
@@ -957,7 +974,7 @@ def _bench(features):
                 s = seats[i]
                 sig = signals(rules, st, s, features) if rules[R_SIGNALS] != 0 else 0
                 _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig,
-                                   params, rng, features)
+                                   params, rng, features, st)
                 total += it
             return total
         _BENCHES[features] = bench

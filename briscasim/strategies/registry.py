@@ -55,7 +55,7 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from ..suggest import did_you_mean, valid_choices
-from . import counter, expert, greedy, hoard, ismcts, omniscient, pimc, swap
+from . import counter, expert, greedy, hoard, ismcts, omniscient, peek, pimc, swap
 from .api import KIND_RANDOM, KIND_USER, N_PARAMS, STRATEGY_SIGNATURE, SWAP_BY_PLAY
 from .params import Param, StrategyDef, StrategyError
 
@@ -91,7 +91,7 @@ RANDOM = StrategyDef("random", KIND_RANDOM, (
     Param("swap_prob", float, 0.0, 0.0, 1.0, "probability of accepting a swap offer"),),
     "uniform over the cards in hand")
 
-_BUILTIN_MODULES = (greedy, expert, hoard, counter, ismcts, pimc, omniscient)
+_BUILTIN_MODULES = (greedy, expert, hoard, counter, ismcts, pimc, omniscient, peek)
 
 REGISTRY: dict[str, StrategyDef] = {RANDOM.name: RANDOM}
 for _module in _BUILTIN_MODULES:

@@ -224,6 +224,45 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
     spec[W_N_SLOTS] = ns
 
 
+# which true hands :func:`reveal` places (bits; the cheating reference ``peek``)
+REVEAL_OTHERS, REVEAL_PARTNERS = 1, 2
+
+
+@njit(cache=True, _nrt=False)
+def reveal(rules, truth, seat, which, base, spec):
+    """Put into ``base`` the hands ``truth`` (a full state) deals to the other sides' seats
+    (``which & REVEAL_OTHERS``) and to the seat's partners (``which & REVEAL_PARTNERS``), and
+    take their cards and slots out of ``spec``: the worlds then differ only in the other
+    hands and the stock. For a cheating reference, never for a player (CHEATING: reads
+    hidden hands; jitted). With partners revealed, prepare the worlds without signals."""
+    side = rules[R_SIDE + seat]
+    pool = spec[W_POOL_MASK]
+    for x in range(rules[R_PLAYERS]):
+        mate = rules[R_SIDE + x] == side
+        if x == seat or which & (REVEAL_PARTNERS if mate else REVEAL_OTHERS) == 0:
+            continue
+        h = hand_base(x)
+        for i in range(MAX_HAND):
+            c = truth[h + i]
+            base[h + i] = c
+            if c != NO_CARD:
+                pool &= ~(_ONE << c)
+        k = 0
+        for i in range(spec[W_N_SLOTS]):
+            slot = spec[W_SLOT + i]
+            if not h <= slot < h + MAX_HAND:
+                spec[W_SLOT + k] = slot
+                k += 1
+        spec[W_N_SLOTS] = k
+    spec[W_POOL_MASK] = pool
+    k = 0
+    for c in range(N_CARD_IDS):
+        if (pool >> c) & 1:
+            spec[W_POOL + k] = c
+            k += 1
+    spec[W_N_POOL] = k
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _place(state, seat, card):
     base = hand_base(seat)

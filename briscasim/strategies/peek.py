@@ -1,0 +1,41 @@
+"""``peek (cheating reference)``: ismcts that sees the other hands as they are.
+
+A cheating bound, not a strategy a player could use: it is handed the whole state and plays
+``ismcts`` (every parameter of it, with the same defaults) in worlds that hold the true hands
+of the seats ``hands`` names (:func:`~.sampling.reveal`): ``others`` the other sides',
+``partners`` the seat's partners', ``all`` both, ``none`` neither (then it plays as
+``ismcts`` does, move for move). The order of the stock stays hidden. Against the same
+opponents on the same deals, ismcts's score and peek's say what the hidden hands are worth to
+the search, and which of them: with ``others`` the inference from the other sides' plays has
+nothing left to read and is off.
+
+Parameters: those of ``ismcts``, then ``hands`` (default ``all``).
+"""
+from numba import njit
+
+from ..engine.core import hand_of
+from ..engine.layout import EVERY_FEATURE, PUBLIC_LEN
+from . import ismcts
+from .api import KIND_PEEK
+from .params import Param, StrategyDef
+
+DEFINITION = StrategyDef(
+    "peek", KIND_PEEK, ismcts.DEFINITION.params + (
+        Param("hands", str, "all", doc="the true hands in its worlds: none, others (the "
+              "other sides'), partners or all", choices=("none", "others", "partners", "all")),
+    ),
+    "peek (cheating reference): ismcts whose worlds hold the true hands of the other seats "
+    "(the stock's order hidden)",
+    omniscient=True,
+    test_params="iterations=30",
+    complete=ismcts.DEFINITION.complete,
+)
+assert DEFINITION.params[ismcts.P_PEEK].name == "hands"
+
+
+@njit(cache=True, _nrt=False)
+def peek_strategy(rules, state, legal, seat, sig, params, rng, features=EVERY_FEATURE):
+    """ismcts's move in worlds holding the true hands ``params[P_PEEK]`` names (CHEATING:
+    reads hidden hands in the whole ``state``; jitted)."""
+    return ismcts.decide(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), legal, seat,
+                         sig, params, rng, features, state)
