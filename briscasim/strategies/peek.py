@@ -24,8 +24,8 @@ DEFINITION = StrategyDef(
         Param("hands", str, "all", doc="the true hands in its worlds: none, others (the "
               "other sides'), partners or all", choices=("none", "others", "partners", "all")),
     ),
-    "peek (cheating reference): ismcts whose worlds hold the true hands of the other seats "
-    "(the stock's order hidden)",
+    "peek (cheating reference): ismcts whose worlds hold the true hands of the other seats, "
+    "the stock's order hidden",
     omniscient=True,
     test_params="iterations=30",
     complete=ismcts.DEFINITION.complete,
