@@ -99,6 +99,18 @@ def hand_sizes(rules, public, hand, seat, out):
         out[s] = full - (1 if (s - leader) % n < trick_n else 0)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _set_pool(spec, pool):
+    """Write the unknown cards of the mask ``pool`` into ``spec`` (mask, list and count)."""
+    spec[W_POOL_MASK] = pool
+    k = 0
+    for c in range(N_CARD_IDS):
+        if (pool >> c) & 1:
+            spec[W_POOL + k] = c
+            k += 1
+    spec[W_N_POOL] = k
+
+
 @njit(cache=True, _nrt=False)
 def prepare_worlds(rules, public, hand, seat, signals, base, spec):
     """Prepare sampling for the seat's view (jitted).
@@ -201,13 +213,7 @@ def prepare_worlds(rules, public, hand, seat, signals, base, spec):
         spec[q + P_NEED_BRISCA] = 1 if (b & SIG_BRISCA and held & briscas == 0) else 0
         n_part += 1
     spec[W_N_PARTNERS] = n_part
-    spec[W_POOL_MASK] = pool
-    k = 0
-    for c in range(N_CARD_IDS):
-        if (pool >> c) & 1:
-            spec[W_POOL + k] = c
-            k += 1
-    spec[W_N_POOL] = k
+    _set_pool(spec, pool)
     # slots: partners first, then everyone else, then the face-down stock
     ns = 0
     for j in range(n_part):
@@ -254,13 +260,7 @@ def reveal(rules, truth, seat, which, base, spec):
                 spec[W_SLOT + k] = slot
                 k += 1
         spec[W_N_SLOTS] = k
-    spec[W_POOL_MASK] = pool
-    k = 0
-    for c in range(N_CARD_IDS):
-        if (pool >> c) & 1:
-            spec[W_POOL + k] = c
-            k += 1
-    spec[W_N_POOL] = k
+    _set_pool(spec, pool)
 
 
 @njit(cache=True, _nrt=False, inline="always")
