@@ -20,12 +20,16 @@ PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-sig
            "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
 
 
-def _worlds(deal, seat, n, seed=1):
+def _worlds(deal, seat, n, seed=1, revealed=0):
+    """``n`` worlds drawn for ``seat``; with ``revealed`` (REVEAL_* bits), those hands true."""
     r = deal._r
     v = deal.view(seat)
     base = np.zeros(L.STATE_LEN, np.int16)
     spec = np.zeros(SPEC_LEN, np.int64)
-    prepare_worlds(r, v.public, v.hand, seat, v.signals, base, spec)
+    prepare_worlds(r, v.public, v.hand, seat, 0 if revealed & REVEAL_PARTNERS else v.signals,
+                   base, spec)
+    if revealed:
+        reveal(r, deal.state, seat, revealed, base, spec)
     rng = new_stream(seed)
     out = []
     for _ in range(n):
@@ -104,23 +108,14 @@ def test_revealed_hands_are_the_true_ones(preset, which):
     """The cheating reference peek's worlds: the hands revealed are the true ones, the rest
     is dealt as before (every card once, signals kept), and what is not revealed varies."""
     rules = Rules.preset(preset)
-    r = rules.to_array()
     n = rules.players
     varied = set()
     for k, (deal, seat) in enumerate(_positions(rules, 2)):
         if k % 4:
             continue
-        v = deal.view(seat)
-        base = np.zeros(L.STATE_LEN, np.int16)
-        spec = np.zeros(SPEC_LEN, np.int64)
-        prepare_worlds(r, v.public, v.hand, seat, 0 if which & REVEAL_PARTNERS else v.signals,
-                       base, spec)
-        reveal(r, deal.state, seat, which, base, spec)
+        worlds, spec = _worlds(deal, seat, 4, seed=k, revealed=which)
         assert spec[W_N_POOL] == spec[W_N_SLOTS]
-        rng = new_stream(k)
-        for _ in range(4):
-            w = np.zeros(L.STATE_LEN, np.int16)
-            sample_world(base, spec, rng, w)
+        for w in worlds:
             _check_world(rules, deal, seat, w)
             for x in range(n):
                 mate = rules.side_of[x] == rules.side_of[seat]

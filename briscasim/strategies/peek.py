@@ -18,6 +18,7 @@ from ..engine.layout import EVERY_FEATURE, PUBLIC_LEN
 from . import ismcts
 from .api import KIND_PEEK
 from .params import Param, StrategyDef
+from .sampling import REVEAL_OTHERS, REVEAL_PARTNERS
 
 DEFINITION = StrategyDef(
     "peek", KIND_PEEK, ismcts.DEFINITION.params + (
@@ -30,7 +31,10 @@ DEFINITION = StrategyDef(
     test_params="iterations=30",
     complete=ismcts.DEFINITION.complete,
 )
-assert DEFINITION.params[ismcts.P_PEEK].name == "hands"
+_HANDS = DEFINITION.params[ismcts.P_PEEK]
+# the slot holds the choice's index, read as sampling.REVEAL_* bits
+assert _HANDS.name == "hands" and [_HANDS.encode(c) for c in _HANDS.choices] == [
+    0, REVEAL_OTHERS, REVEAL_PARTNERS, REVEAL_OTHERS | REVEAL_PARTNERS]
 
 
 @njit(cache=True, _nrt=False)
