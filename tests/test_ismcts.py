@@ -89,6 +89,9 @@ def test_peek_shown_no_hand_plays_as_ismcts(preset):
     ismcts = records("ismcts:iterations=50")
     assert np.array_equal(records("peek:iterations=50,hands=none"), ismcts)
     assert not np.array_equal(records("peek:iterations=50"), ismcts)
+    if k == 2:      # two players know every card once the stock is empty
+        assert np.array_equal(records("peek:iterations=50,stock=0"), ismcts)
+        assert not np.array_equal(records("peek:iterations=50,stock=6"), ismcts)
 
 
 def test_side_rewards():

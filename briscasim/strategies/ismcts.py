@@ -120,6 +120,7 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
  P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION) = range(20)
 P_PEEK = 20     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
+P_PEEK_STOCK = 21   # peek: told the hands once at most this many cards are left to draw
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
@@ -709,7 +710,8 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
     """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
     ``len(tree.child)`` nodes at most); return ``(action, iterations run)``. ``truth`` is read
     only by the cheating reference ``peek`` (``params[P_PEEK]`` > 0): the full state, whose
-    hands it places in every world (jitted)."""
+    hands it places in every world once at most ``params[P_PEEK_STOCK]`` cards are left to
+    draw (jitted)."""
     world, legal, path = ws.world, ws.legal, ws.path
     child, sibling, action, mover = tree.child, tree.sibling, tree.action, tree.mover
     visits, avail, value = tree.visits, tree.avail, tree.value
@@ -736,7 +738,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
                 & (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0)
                 & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST) & (rules[R_NO_TRUMP] == 0)
                 & (rules[R_FOLLOW_SUIT] == 0))
-    peek = np.int64(params[P_PEEK])
+    peek = np.int64(params[P_PEEK]) if public[S_TO_DRAW] <= params[P_PEEK_STOCK] else 0
     prepare_worlds(rules, public, hand, seat, 0 if peek & REVEAL_PARTNERS else sig, ws.base,
                    ws.spec)
     if peek != 0:
