@@ -7,6 +7,7 @@ import pytest
 from briscasim.engine import core, layout as L
 from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
+from briscasim.replay import replay_deal
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, needed_features, play_chunk
 from briscasim.strategies import ismcts as M
@@ -89,9 +90,24 @@ def test_peek_shown_no_hand_plays_as_ismcts(preset):
     ismcts = records("ismcts:iterations=50")
     assert np.array_equal(records("peek:iterations=50,hands=none"), ismcts)
     assert not np.array_equal(records("peek:iterations=50"), ismcts)
-    if k == 2:      # two players know every card once the stock is empty
-        assert np.array_equal(records("peek:iterations=50,stock=0"), ismcts)
-        assert not np.array_equal(records("peek:iterations=50,stock=6"), ismcts)
+
+
+def test_peek_told_the_hands_late_plays_as_ismcts_until_then():
+    """peek with ``stock=6`` plays ismcts's moves, card for card, while more than 6 cards are
+    left to draw (the first 14 tricks of brisca-2); told the hands from the start, it plays
+    other tricks."""
+    rules = Rules.preset("brisca-2")
+
+    def tricks(spec, deal):
+        return [(t.leader, t.cards) for t in
+                replay_deal(rules, [spec, "greedy"], 5, deal).tricks]
+    late = first = 0
+    for deal in range(4):
+        ismcts = tricks("ismcts:iterations=50", deal)
+        assert tricks("peek:iterations=50,stock=6", deal)[:14] == ismcts[:14]
+        late += tricks("peek:iterations=50,stock=6", deal) != ismcts
+        first += tricks("peek:iterations=50", deal)[:14] != ismcts[:14]
+    assert late > 0 and first > 0
 
 
 def test_side_rewards():
