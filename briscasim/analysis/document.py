@@ -32,7 +32,7 @@ INTERVALS = ("Intervals are 95%: a score (wins + draws/2) or a margin is a t int
              "deals (the mean over a duplicate deal's rotations is one observation, so the "
              "pairing of rotations is accounted for); differences are paired deal by deal "
              "(same cards), with paired t-tests{holm}. Numbers from search strategies "
-             "(ismcts, pimc, omniscient) depend on their code and budget; greedy and random "
+             "(ismcts, pimc, peek, omniscient) depend on their code and budget; greedy and random "
              "results are pinned by the engine regression tests.")
 
 
