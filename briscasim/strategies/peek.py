@@ -5,10 +5,10 @@ A cheating bound, not a strategy a player could use: it is handed the whole stat
 of the seats ``hands`` names (:func:`~.sampling.reveal`): ``others`` the other sides',
 ``partners`` the seat's partners', ``all`` both, ``none`` neither (then it plays as
 ``ismcts`` does, move for move), from the start or, with ``stock``, once at most that many
-cards are left to draw (before, it plays as ismcts). The order of the stock stays hidden. Against the same
-opponents on the same deals, ismcts's score and peek's say what the hidden hands are worth to
-the search, and which of them: with ``others`` the inference from the other sides' plays has
-nothing left to read and is off.
+cards are left to draw (before, it plays as ismcts). The order of the stock stays hidden.
+Against the same opponents on the same deals, ismcts's score and peek's say what the hidden
+hands are worth to the search, which of them and when: with ``others`` the inference from the
+other sides' plays has nothing left to read and is off.
 
 Parameters: those of ``ismcts``, then ``hands`` (default ``all``) and ``stock``.
 """
