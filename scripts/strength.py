@@ -33,34 +33,37 @@ LADDER = [("ismcts", "random"), ("ismcts", "greedy"), ("pimc", "greedy"), ("pimc
           ("omniscient", "greedy"), ("omniscient", "ismcts")]
 
 
+def duplicate_scores(preset: str, a: str, b: str, deals: int, seed: int = 1,
+                     rule: dict | None = None) -> np.ndarray:
+    """Score of ``a`` against ``b`` on each of ``deals`` duplicate deals of ``preset`` (with the
+    options ``rule`` changed): A holds the seats of the first seat's side, B the others; a
+    deal's score is A's (wins + draws / 2) over its rotations."""
+    rules = Rules.preset(preset, **(rule or {}))
+    n = rules.players
+    side = np.asarray(rules.side_of)
+    specs = [a if side[s] == side[0] else b for s in range(n)]
+    rec = play_chunk(rules, Lineup.build(rules, specs), seed, 0, deals, rotations=n)
+    n_sides = int(side.max()) + 1
+    winner = rec[:, L.REC_WINNER].reshape(deals, n).astype(np.int64)
+    points = rec[:, L.REC_POINTS:L.REC_POINTS + n_sides].reshape(deals, n, n_sides)
+    # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (A) at -r mod n
+    a_side = side[-np.arange(n) % n]
+    a_points = np.take_along_axis(points, np.broadcast_to(a_side[None, :, None],
+                                                          (deals, n, 1)), axis=2)[..., 0]
+    drawn = (winner == L.DRAW) & (a_points == points.max(axis=2))
+    return ((winner == a_side[None, :]) + 0.5 * drawn).mean(axis=1)
+
+
 def duplicate_score(preset: str, a: str, b: str, deals: int, seed: int = 1,
                     rule: dict | None = None) -> dict:
     """Score of ``a`` against ``b`` (alternating seats / partnerships) over duplicate deals of
-    ``preset`` with the options ``rule`` changed."""
-    rules = Rules.preset(preset, **(rule or {}))
-    n = rules.players
-    side = rules.side_of
-    specs = [a if side[s] == side[0] else b for s in range(n)]
-    lineup = Lineup.build(rules, specs)
+    ``preset`` with the options ``rule`` changed, with its 95% interval."""
     t0 = time.perf_counter()
-    rec = play_chunk(rules, lineup, seed, 0, deals, rotations=n)
+    per_deal = duplicate_scores(preset, a, b, deals, seed, rule)
     dt = time.perf_counter() - t0
-    n_sides = max(side) + 1
-    per_deal = np.zeros(deals)
-    for i in range(deals):
-        s = 0.0
-        for r in range(n):
-            row = rec[i * n + r]
-            # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (a) at -r mod n
-            a_side = side[-r % n]
-            points = row[L.REC_POINTS:L.REC_POINTS + n_sides]
-            if row[L.REC_WINNER] == a_side:
-                s += 1.0
-            elif row[L.REC_WINNER] == L.DRAW and points[a_side] == points.max():
-                s += 0.5
-        per_deal[i] = s / n
     s = mean_ci(per_deal)           # the t interval over deals every report gives a score
-    return {"preset": preset, "a": a, "b": b, "deals": deals, "rotations": n,
+    return {"preset": preset, "a": a, "b": b, "deals": deals,
+            "rotations": Rules.preset(preset, **(rule or {})).players,
             "score": round(s.mean, 4), "ci95": [round(s.lo, 4), round(s.hi, 4)],
             "seconds": round(dt, 1)}
 

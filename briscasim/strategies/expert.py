@@ -1,19 +1,20 @@
-"""``expert``: a fast rule-based player for two, tuned on duplicate deals against greedy.
+"""``expert``: a fast rule-based player, tuned on duplicate deals against greedy.
 
-Two players, ``objective = most`` (what it was built and tuned for). Every card has a *keep
-value*, what holding it on is worth in points, worked out from what the seat has seen:
+Every card has a *keep value*, what holding it on is worth in points, worked out from what
+the seat has seen:
 
 - a trump is worth ``trump_keep_early`` while the stock is full, falling linearly to
   ``trump_keep_late`` as it runs out, and ``high_trump_keep`` more for the trump A or 3;
 - a plain card is worth ``plain_keep`` per point it carries (negative: a load is a liability
   while the other hand may still take it);
-- a card no card the opponent may hold can beat (every stronger card of its suit and, for a
+- a card no card another seat may hold can beat (every stronger card of its suit and, for a
   plain card, every trump already played) is worth ``master_keep`` more.
 
-The cards the opponent may hold are counted from the public knowledge of every card
+The cards another seat may hold are counted from the public knowledge of every card
 (``view.where``): unseen cards not in the seat's own hand, the face-up card, and cards
-publicly known to be in the opponent's hand. A card's *beaters* are those of them that beat
-it. Then
+publicly known to be in another hand. A card's *beaters* are those of them that beat it.
+
+**Two players**, ``objective = most`` (what it was first built and tuned for):
 
 1. **following** (the seat plays last): for each legal card, the points it takes (or gives
    away: the table and the card itself) minus its keep value; the best is played. This wins
@@ -26,22 +27,38 @@ it. Then
    the deal is solved exactly by a small minimax over the cards (:func:`endgame_value`):
    first to win the deal, then by the final point margin.
 
-With more than two players, hands of other than three cards, or under ``objective =
-fewest``, it plays as ``greedy`` with the
-first six parameters, which mean what they mean for greedy (``trump_threshold``,
-``high_trump_threshold``, ``trump_keep``, ``objective``, ``swap``, ``use_signals``). A swap
-offer (without a swap policy) is answered as greedy answers it. Deterministic: no randomness.
+**More than two players** (alone or in teams), ``objective = most``, by keep values of their
+own (the ``many_*`` parameters): for each legal card, the chance ``p`` that the seat's side
+takes the trick. If the card leads or wins the trick so far, or a partner is winning it,
+``p`` is the chance that the opponents still to play (each holding as many cards as the
+seat) hold none of the winning card's beaters among the cards out of sight (hypergeometric);
+otherwise the chance that a partner still to play holds one and the opponents after him none.
+A trump counts as a beater in proportion to what the trick is worth, up to ``ruff_points``
+(an opponent does not spend a trump on a blank trick). Following, a card is worth ``(p -
+(1 - p) * give_weight)`` times the points on the table with it, minus its keep value
+(``give_weight`` only with more than two sides: what an opponent's point costs against one
+of the seat's); leading, minus its keep value and ``many_lead_risk`` times its points times
+``1 - p``. No exact endgame. Under partner signals or ``target_points`` it plays as greedy.
 
-Tuning (``scripts/tune_expert.py``): a coordinate search over the keep values and
-``lead_risk``, each candidate scored against greedy on the same duplicate brisca-2 deals
-(seats swapped), with fresh deals for the final measurement; the defaults below are its
-result (the script's docstring records the run, its seeds and the figures).
+With hands of other than three cards, or under ``objective = fewest``, it plays as
+``greedy`` with the first six parameters, which mean what they mean for greedy
+(``trump_threshold``, ``high_trump_threshold``, ``trump_keep``, ``objective``, ``swap``,
+``use_signals``). A swap offer (without a swap policy) is answered as greedy answers it.
+Deterministic: no randomness.
+
+Tuning (``scripts/tune_expert.py``): a coordinate search over the keep values and the lead
+risk, each candidate scored against greedy on the same duplicate deals (every rotation of
+the seats): brisca-2 for two players, the mean over brisca-4-pairs and brisca-3-remove2 for
+more; fresh deals for the final measurement. The defaults below are its result (the
+script's docstring records the runs, their seeds and the figures).
 """
 import numpy as np
 from numba import njit
 
-from ..engine.core import beats, card_face, card_points, card_strength, card_suit, popcount
-from ..engine.layout import KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, R_CARD_STRONGER
+from ..engine.core import (beats, card_face, card_points, card_strength, card_suit, known_bits,
+                           known_in_hands, popcount, seat_after, trick_so_far)
+from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, R_CARD_STRONGER, R_SIGNALS,
+                             R_TARGET_POINTS)
 from . import view as V
 from .api import KIND_EXPERT
 from .greedy import DEFINITION as GREEDY, _fewest, greedy_strategy
@@ -55,6 +72,10 @@ P_PLAIN_KEEP = 9
 P_MASTER_KEEP = 10
 P_LEAD_RISK = 11
 P_ENDGAME = 12
+# more than two players: the same keep values and lead risk, in the same order, then theirs
+P_MANY = 13
+P_RUFF_POINTS = 19
+P_GIVE_WEIGHT = 20
 
 DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
     Param("trump_keep_early", float, 4.0, -50.0, 100.0,
@@ -72,7 +93,26 @@ DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
           "possible cards that beat it"),
     Param("endgame", bool, True, doc="solve the deal exactly once the stock is empty (two "
           "players)"),
-), "two players: keep values from counted cards, exact endgame; otherwise greedy")
+    Param("many_trump_keep_early", float, 8.0, -50.0, 100.0,
+          "more than two players: trump_keep_early"),
+    Param("many_trump_keep_late", float, 10.0, -50.0, 100.0,
+          "more than two players: trump_keep_late"),
+    Param("many_high_trump_keep", float, 4.0, -50.0, 100.0,
+          "more than two players: high_trump_keep"),
+    Param("many_plain_keep", float, 0.1, -2.0, 2.0, "more than two players: plain_keep"),
+    Param("many_master_keep", float, 27.0, -50.0, 100.0,
+          "more than two players: master_keep (nothing another seat may hold beats it)"),
+    Param("many_lead_risk", float, 0.5, 0.0, 5.0,
+          "more than two players: weight of the points a lead may lose, points times the "
+          "chance that an opponent still to play holds a card that takes it"),
+    Param("ruff_points", float, 31.0, 0.0, 120.0,
+          "more than two players: points a trick must be worth for an opponent to be counted "
+          "on to trump it (fewer: in proportion; 0 = always)"),
+    Param("give_weight", float, 0.8, 0.0, 2.0,
+          "more than two sides: what a point taken by an opponent costs, against a point "
+          "taken"),
+), "keep values from counted cards; two players: exact endgame; more: the chance the side "
+   "takes the trick")
 
 WIN = 1000.0
 _A, _THREE = 0, 1
@@ -299,19 +339,20 @@ def _beaters(rules, card, trump):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _keep(rules, params, card, trump, beaters, stock_share):
-    """Keep value of ``card`` (module docstring)."""
+def _keep(rules, params, card, trump, beaters, stock_share, base=P_TRUMP_KEEP_EARLY):
+    """Keep value of ``card`` (module docstring), by the keep values from slot ``base``
+    (``P_TRUMP_KEEP_EARLY``, or ``P_MANY`` with more than two players)."""
     pts = card_points(rules, card)
     if card_suit(rules, card) == trump:
-        k = (params[P_TRUMP_KEEP_LATE]
-             + (params[P_TRUMP_KEEP_EARLY] - params[P_TRUMP_KEEP_LATE]) * stock_share)
+        late = params[base + P_TRUMP_KEEP_LATE - P_TRUMP_KEEP_EARLY]
+        k = late + (params[base] - late) * stock_share
         face = card_face(rules, card)
         if (face == _A) | (face == _THREE):
-            k += params[P_HIGH_TRUMP_KEEP]
+            k += params[base + P_HIGH_TRUMP_KEEP - P_TRUMP_KEEP_EARLY]
     else:
-        k = params[P_PLAIN_KEEP] * pts
+        k = params[base + P_PLAIN_KEEP - P_TRUMP_KEEP_EARLY] * pts
     if beaters == 0:
-        k += params[P_MASTER_KEEP]
+        k += params[base + P_MASTER_KEEP - P_TRUMP_KEEP_EARLY]
     return k + 0.001 * card_strength(rules, card)   # ties: spend the weaker card
 
 
@@ -374,9 +415,93 @@ def _play_two(rules, public, hand, legal, seat, params):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _none_among(unknown, beaters, cards):
+    """Chance that ``cards`` cards drawn from the ``unknown`` cards out of sight hold none of
+    ``beaters`` of them (hypergeometric; ``beaters`` may be fractional)."""
+    p = 1.0
+    for i in range(cards):
+        p *= max(unknown - beaters - i, 0.0) / (unknown - i) if unknown > i else 0.0
+    return p
+
+
+@njit(cache=True, _nrt=False)
+def _play_many(rules, public, hand, legal, seat, params):
+    """The decision of the seat with more than two players, ``objective = most``."""
+    k = legal.shape[0]
+    if k == 1:
+        return legal[0]
+    n = V.players(rules)
+    trump = V.trump(public)
+    mates = V.known_mates(rules, public, hand, seat)
+    mine = 0
+    held = np.int64(0)
+    for i in range(hand.shape[0]):
+        c = np.int64(hand[i])
+        mine += c >= 0
+        held |= (np.int64(1) << (c & 63)) if c >= 0 else np.int64(0)
+    out_of_sight = known_bits(public, KNOWN_UNSEEN) & ~held
+    unknown = popcount(out_of_sight)
+    may_hold = out_of_sight | known_in_hands(public, n) & ~held
+    if V.face_up_on_table(public):
+        may_hold |= np.int64(1) << V.face_up(public)
+    # the seats still to play in this trick: opponents, and opponents after the last partner
+    pos = V.trick_size(public)
+    opp_after = 0
+    partners_after = 0
+    opp_behind_partner = 0
+    for j in range(1, n - pos):
+        if (mates >> seat_after(seat, j, n)) & 1:
+            partners_after += 1
+            opp_behind_partner = 0
+        else:
+            opp_after += 1
+            opp_behind_partner += 1
+    full = n * (V.tricks_in_deal(public) - 3)
+    stock_share = V.to_draw(public) / full if full > 0 else 0.0
+    if pos > 0:
+        wi, best, table = trick_so_far(rules, public)
+        ours_now = (mates >> seat_after(V.trick_leader(public), wi, n)) & 1 != 0
+    else:
+        best = NO_CARD
+        table = 0
+        ours_now = False
+    trumps = np.int64(0xFFF) << (12 * trump)
+    give = params[P_GIVE_WEIGHT] if V.n_sides(rules) > 2 else 1.0
+    choice = legal[0]
+    choice_v = -np.inf
+    for i in range(k):
+        c = legal[i]
+        pts = card_points(rules, c)
+        takes = pos == 0 or beats(rules, c, best, trump)
+        top = c if takes else best
+        beaters = out_of_sight & _beaters(rules, top, trump)
+        worth = table + pts
+        ruff = min(1.0, worth / params[P_RUFF_POINTS]) if params[P_RUFF_POINTS] > 0 else 1.0
+        b = popcount(beaters & ~trumps) + ruff * popcount(beaters & trumps)
+        if takes or ours_now:
+            p_ours = _none_among(unknown, b, mine * opp_after)
+        else:
+            p_ours = ((1.0 - _none_among(unknown, b, mine * partners_after))
+                      * _none_among(unknown, b, mine * opp_behind_partner))
+        keep = _keep(rules, params, c, trump, popcount(may_hold & _beaters(rules, c, trump)),
+                     stock_share, P_MANY)
+        if pos == 0:
+            v = -keep - params[P_MANY + P_LEAD_RISK - P_TRUMP_KEEP_EARLY] * pts * (1.0 - p_ours)
+        else:
+            v = (p_ours - (1.0 - p_ours) * give) * worth - keep
+        if v > choice_v:
+            choice = c
+            choice_v = v
+    return choice
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The expert decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
-    if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.swap_offered(public)
-            or _fewest(rules, params)):
+    if V.hand_size(rules) != 3 or V.swap_offered(public) or _fewest(rules, params):
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
-    return _play_two(rules, public, hand, legal, seat, params)
+    if V.players(rules) == 2:
+        return _play_two(rules, public, hand, legal, seat, params)
+    if rules[R_SIGNALS] != 0 or rules[R_TARGET_POINTS] != 0:
+        return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
+    return _play_many(rules, public, hand, legal, seat, params)
