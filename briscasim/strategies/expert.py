@@ -79,31 +79,34 @@ P_GIVE_WEIGHT = 20
 
 DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
     Param("trump_keep_early", float, 4.0, -50.0, 100.0,
-          "points a trump is worth in hand while the stock is full"),
+          "two players: points a trump is worth in hand while the stock is full"),
     Param("trump_keep_late", float, 6.0, -50.0, 100.0,
-          "points a trump is worth in hand as the stock runs out"),
+          "two players: points a trump is worth in hand as the stock runs out"),
     Param("high_trump_keep", float, 12.0, -50.0, 100.0,
-          "points the trump A or 3 is worth in hand on top of a trump's"),
+          "two players: points the trump A or 3 is worth in hand on top of a trump's"),
     Param("plain_keep", float, 0.2, -2.0, 2.0,
-          "worth in hand of a plain card per point it carries"),
+          "two players: worth in hand of a plain card per point it carries"),
     Param("master_keep", float, 7.0, -50.0, 100.0,
-          "worth in hand of a card nothing the opponent may hold can beat"),
+          "two players: worth in hand of a card nothing the opponent may hold can beat"),
     Param("lead_risk", float, 2.0, 0.0, 5.0,
-          "weight of the points a lead may lose: points times the share of the opponent's "
-          "possible cards that beat it"),
-    Param("endgame", bool, True, doc="solve the deal exactly once the stock is empty (two "
-          "players)"),
+          "two players: weight of the points a lead may lose: points times the share of the "
+          "opponent's possible cards that beat it"),
+    Param("endgame", bool, True, doc="two players: solve the deal exactly once the stock is "
+          "empty"),
     Param("many_trump_keep_early", float, 8.0, -50.0, 100.0,
-          "more than two players: trump_keep_early"),
+          "more than two players: points a trump is worth in hand while the stock is full"),
     Param("many_trump_keep_late", float, 10.0, -50.0, 100.0,
-          "more than two players: trump_keep_late"),
+          "more than two players: points a trump is worth in hand as the stock runs out"),
     Param("many_high_trump_keep", float, 4.0, -50.0, 100.0,
-          "more than two players: high_trump_keep"),
-    Param("many_plain_keep", float, 0.1, -2.0, 2.0, "more than two players: plain_keep"),
+          "more than two players: points the trump A or 3 is worth in hand on top of a "
+          "trump's"),
+    Param("many_plain_keep", float, 0.1, -2.0, 2.0,
+          "more than two players: worth in hand of a plain card per point it carries"),
     Param("many_master_keep", float, 27.0, -50.0, 100.0,
-          "more than two players: master_keep (nothing another seat may hold beats it)"),
+          "more than two players: worth in hand of a card nothing another seat may hold can "
+          "beat"),
     Param("many_lead_risk", float, 0.5, 0.0, 5.0,
-          "more than two players: weight of the points a lead may lose, points times the "
+          "more than two players: weight of the points a lead may lose: points times the "
           "chance that an opponent still to play holds a card that takes it"),
     Param("ruff_points", float, 31.0, 0.0, 120.0,
           "more than two players: points a trick must be worth for an opponent to be counted "
