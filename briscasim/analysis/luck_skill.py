@@ -261,8 +261,8 @@ def analyse(runs: list[Run], ctx: Context):
               + "; at three sides one strategy plays against two sides of the other (`A vs 2 "
               "B`). The strategy specs that played: "
               + ", ".join(f"`{x}`" for x in _specs(runs)) + ". `expert` plays as `greedy` "
-              "under the reverse objective, and with more than two players under partner "
-              "signals or a points target.", "",
+              "under the reverse objective, and with more than two players under a points "
+              "target.", "",
               "1. **Trumps dealt.** For each deal the three-card hands are recomputed from the "
               "seed and deal index (`briscasim.game.seeded_deck`, the cards the simulation "
               "dealt); a side's trumps dealt are its players' trumps (partners added), the "
