@@ -25,6 +25,7 @@ import time
 import numpy as np
 
 from briscasim.analysis.stats import mean_ci
+from briscasim.batch import M_DEALS_WON
 from briscasim.engine import layout as L
 from briscasim.rules import Rules, parse_override
 from briscasim.simulate import Lineup, play_chunk
@@ -36,8 +37,8 @@ LADDER = [("ismcts", "random"), ("ismcts", "greedy"), ("pimc", "greedy"), ("pimc
 def duplicate_scores(preset: str, a: str, b: str, deals: int, seed: int = 1,
                      rule: dict | None = None) -> np.ndarray:
     """Score of ``a`` against ``b`` on each of ``deals`` duplicate deals of ``preset`` (with the
-    options ``rule`` changed): A holds the seats of the first seat's side, B the others; a
-    deal's score is A's (wins + draws / 2) over its rotations."""
+    options ``rule`` changed; matches under a match rule): A holds the seats of the first
+    seat's side, B the others; a deal's score is A's (wins + draws / 2) over its rotations."""
     rules = Rules.preset(preset, **(rule or {}))
     n = rules.players
     side = np.asarray(rules.side_of)
@@ -45,7 +46,9 @@ def duplicate_scores(preset: str, a: str, b: str, deals: int, seed: int = 1,
     rec = play_chunk(rules, Lineup.build(rules, specs), seed, 0, deals, rotations=n)
     n_sides = int(side.max()) + 1
     winner = rec[:, L.REC_WINNER].reshape(deals, n).astype(np.int64)
-    points = rec[:, L.REC_POINTS:L.REC_POINTS + n_sides].reshape(deals, n, n_sides)
+    # who is tied for the lead in a draw: card points, or deals won under a match rule
+    tally = L.REC_POINTS if rules.match_kind == "deal" else M_DEALS_WON
+    points = rec[:, tally:tally + n_sides].reshape(deals, n, n_sides)
     # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (A) at -r mod n
     a_side = side[-np.arange(n) % n]
     a_points = np.take_along_axis(points, np.broadcast_to(a_side[None, :, None],
