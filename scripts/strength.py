@@ -51,8 +51,7 @@ def duplicate_scores(preset: str, a: str, b: str, deals: int, seed: int = 1,
     points = rec[:, tally:tally + n_sides].reshape(deals, n, n_sides)
     # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (A) at -r mod n
     a_side = side[-np.arange(n) % n]
-    a_points = np.take_along_axis(points, np.broadcast_to(a_side[None, :, None],
-                                                          (deals, n, 1)), axis=2)[..., 0]
+    a_points = points[:, np.arange(n), a_side]
     drawn = (winner == L.DRAW) & (a_points == points.max(axis=2))
     return ((winner == a_side[None, :]) + 0.5 * drawn).mean(axis=1)
 

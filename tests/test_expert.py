@@ -91,3 +91,15 @@ def test_expert_beats_greedy(preset, floor):
     # scripts/tune_expert.py; 4,000 deals give an interval of about +-0.013
     s = repo_scripts.load("strength").duplicate_scores(preset, "expert", "greedy", 4000, 7)
     assert s.mean() > floor
+
+
+def test_expert_gains_among_greedy_chiamata_players():
+    # chiamata-5, duplicate deals (the lineup rotated over the five seats): game points sum to
+    # zero over the seats, so greedy in expert's place would average zero
+    from briscasim.rules import Rules
+    from briscasim.simulate import simulate
+    rules = Rules.preset("chiamata-5")
+    res = simulate(rules, ["expert"] + ["greedy"] * 4, 4000, 3, duplicate=True, workers=1)
+    expert = res.by_strategy[0]
+    assert expert["strategy"] == "expert"
+    assert expert["mean_points_ci95"][0] > 0

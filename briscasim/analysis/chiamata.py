@@ -269,8 +269,8 @@ def analyse(runs: list[Run], ctx: Context):
         body += ["## Strength on duplicate deals", "",
                  "One strategy among four others, the lineup rotated over the seats: its mean "
                  "game points per played deal, overall and by its role in the deal (the "
-                 "auction decides the role: random bids at random, greedy and ISMCTS by "
-                 "greedy's rule). Against greedy in the same seat of the same deal when the "
+                 "auction decides the role: random bids at random, greedy, expert and ISMCTS "
+                 "by greedy's rule). Against greedy in the same seat of the same deal when the "
                  "greedy run of the same seed is included.", "",
                  markdown_table(rt, cols), ""]
     lines += ["## Conclusion", ""] + conclusion(tables) + [""] + body

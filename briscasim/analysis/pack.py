@@ -88,9 +88,9 @@ QUESTIONS = {q.name: q for q in (
              "and game points by contract and by the card points of his hand, calling a "
              "partner against calling one's own card, each seat's edge, whether the caller "
              "should lead the first trick, flat against ladder scoring, an auction by points; "
-             "and the strength of greedy among random players and of ISMCTS among greedy "
-             "players, as caller, partner and defender, on duplicate deals.",
-             ("chiamata", "chiamata_greedy_random", "chiamata_strength")),
+             "and the strength of greedy among random players and of expert and ISMCTS among "
+             "greedy players, as caller, partner and defender, on duplicate deals.",
+             ("chiamata", "chiamata_greedy_random", "chiamata_expert", "chiamata_strength")),
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
              "Does holding the 7 of trumps help a strong player, and in which variants? "
              "`expert` on both sides (the opponent swaps at once) with each swap policy in "

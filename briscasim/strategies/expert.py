@@ -29,26 +29,27 @@ which does, in briscola-2-31):
    the deal is solved exactly by a small minimax over the cards (:func:`endgame_value`):
    first to win the deal, then by the final point margin.
 
-**More than two players** (alone or in teams), ``objective = most``, by keep values of their
-own (the ``many_*`` parameters): for each legal card, the chance ``p`` that the seat's side
-takes the trick. If the card leads or wins the trick so far, or a partner is winning it,
-``p`` is the chance that the opponents still to play (each holding as many cards as the
-seat) hold none of the winning card's beaters among the cards out of sight (hypergeometric);
-otherwise the chance that a partner still to play holds one and the opponents after him none.
-A trump counts as a beater in proportion to what the trick is worth, up to ``ruff_points``
-(an opponent does not spend a trump on a blank trick). Following, a card is worth ``(p -
-(1 - p) * give_weight)`` times the points on the table with it, minus its keep value
-(``give_weight`` only with more than two sides: what an opponent's point costs against one
-of the seat's); leading, minus its keep value and ``many_lead_risk`` times its points times
-``1 - p``. No exact endgame. Partner signals are not read: read as greedy reads them (a
-partner behind who signalled the top trump takes the trick) they scored 0.593 against greedy
-in brisca-4-pairs-signals, unread 0.598. Under ``target_points`` it plays as greedy.
+**More than two players** (alone or in teams, any hand size: Briscola Chiamata's eight cards
+too), ``objective = most``, by keep values of their own (the ``many_*`` parameters): for
+each legal card, the chance ``p`` that the seat's side takes the trick. If the card leads or
+wins the trick so far, or a partner is winning it, ``p`` is the chance that the opponents
+still to play (each holding as many cards as the seat) hold none of the winning card's
+beaters among the cards out of sight (hypergeometric); otherwise the chance that a partner
+still to play holds one and the opponents after him none. A trump counts as a beater in
+proportion to what the trick is worth, up to ``ruff_points`` (an opponent does not spend a
+trump on a blank trick). Following, a card is worth ``(p - (1 - p) * give_weight)`` times
+the points on the table with it, minus its keep value (``give_weight`` only with more than
+two sides: what an opponent's point costs against one of the seat's); leading, minus its
+keep value and ``many_lead_risk`` times its points times ``1 - p``. No exact endgame.
+Partner signals are not read: read as greedy reads them (a partner behind who signalled the
+top trump takes the trick) they scored 0.593 against greedy in brisca-4-pairs-signals,
+unread 0.598. Under ``target_points`` it plays as greedy.
 
-With hands of other than three cards, or under ``objective = fewest``, it plays as
-``greedy`` with the first six parameters, which mean what they mean for greedy
+With two players and hands of other than three cards, or under ``objective = fewest``, it
+plays as ``greedy`` with the first six parameters, which mean what they mean for greedy
 (``trump_threshold``, ``high_trump_threshold``, ``trump_keep``, ``objective``, ``swap``,
-``use_signals``). A swap offer (without a swap policy) is answered as greedy answers it.
-Deterministic: no randomness.
+``use_signals``). A swap offer (without a swap policy) is answered as greedy answers it, and
+in Briscola Chiamata it bids and calls by greedy's rule. Deterministic: no randomness.
 
 Tuning (``scripts/tune_expert.py``): a coordinate search over the keep values and the lead
 risk, each candidate scored against greedy on the same duplicate deals (every rotation of
@@ -61,10 +62,11 @@ from numba import njit
 
 from ..engine.core import (beats, card_face, card_points, card_strength, card_suit, known_bits,
                            known_in_hands, popcount, seat_after, trick_so_far)
-from ..engine.layout import KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, R_CARD_STRONGER, R_TARGET_POINTS
+from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, R_CARD_STRONGER,
+                             R_TARGET_POINTS, S_PHASE)
 from . import view as V
 from .api import KIND_EXPERT
-from .greedy import DEFINITION as GREEDY, _fewest, greedy_strategy
+from .greedy import DEFINITION as GREEDY, _fewest, _suit_bits, greedy_strategy
 from .params import Param, StrategyDef
 
 # slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
@@ -471,7 +473,7 @@ def _play_many(rules, public, hand, legal, seat, params):
         best = NO_CARD
         table = 0
         ours_now = False
-    trumps = np.int64(0xFFF) << (12 * trump)
+    trumps = _suit_bits(trump)
     give = params[P_GIVE_WEIGHT] if V.n_sides(rules) > 2 else 1.0
     choice = legal[0]
     choice_v = -np.inf
@@ -504,10 +506,11 @@ def _play_many(rules, public, hand, legal, seat, params):
 @njit(cache=True, _nrt=False, inline="always")
 def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The expert decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
-    if V.hand_size(rules) != 3 or V.swap_offered(public) or _fewest(rules, params):
+    if (V.swap_offered(public) or public[S_PHASE] >= PHASE_AUCTION or _fewest(rules, params)
+            or rules[R_TARGET_POINTS] != 0 and V.players(rules) > 2):
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
-    if V.players(rules) == 2:
-        return _play_two(rules, public, hand, legal, seat, params)
-    if rules[R_TARGET_POINTS] != 0:
+    if V.players(rules) > 2:
+        return _play_many(rules, public, hand, legal, seat, params)
+    if V.hand_size(rules) != 3:
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
-    return _play_many(rules, public, hand, legal, seat, params)
+    return _play_two(rules, public, hand, legal, seat, params)
