@@ -77,42 +77,36 @@ P_PLAIN_KEEP = 9
 P_MASTER_KEEP = 10
 P_LEAD_RISK = 11
 P_ENDGAME = 12
-# more than two players: the same keep values and lead risk, in the same order, then theirs
-P_MANY = 13
-P_RUFF_POINTS = 19
-P_GIVE_WEIGHT = 20
 
-DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + (
-    Param("trump_keep_early", float, 4.0, -50.0, 100.0,
-          "two players: points a trump is worth in hand while the stock is full"),
-    Param("trump_keep_late", float, 6.0, -50.0, 100.0,
-          "two players: points a trump is worth in hand as the stock runs out"),
-    Param("high_trump_keep", float, 12.0, -50.0, 100.0,
-          "two players: points the trump A or 3 is worth in hand on top of a trump's"),
-    Param("plain_keep", float, 0.2, -2.0, 2.0,
-          "two players: worth in hand of a plain card per point it carries"),
-    Param("master_keep", float, 7.0, -50.0, 100.0,
-          "two players: worth in hand of a card nothing the opponent may hold can beat"),
-    Param("lead_risk", float, 2.0, 0.0, 5.0,
-          "two players: weight of the points a lead may lose: points times the share of the "
-          "opponent's possible cards that beat it"),
+# The keep values and the lead risk: name, bounds, what it is, and its defaults with two
+# players and with more (parameters of their own, ``many_*``, in the same order)
+_KEEP = (
+    ("trump_keep_early", -50.0, 100.0, "points a trump is worth in hand while the stock is "
+     "full", 4.0, 8.0),
+    ("trump_keep_late", -50.0, 100.0, "points a trump is worth in hand as the stock runs out",
+     6.0, 10.0),
+    ("high_trump_keep", -50.0, 100.0, "points the trump A or 3 is worth in hand on top of a "
+     "trump's", 12.0, 4.0),
+    ("plain_keep", -2.0, 2.0, "worth in hand of a plain card per point it carries", 0.2, 0.1),
+    ("master_keep", -50.0, 100.0, "worth in hand of a card nothing another seat may hold can "
+     "beat", 7.0, 27.0),
+    ("lead_risk", 0.0, 5.0, "weight of the points a lead may lose: its points times the "
+     "chance of losing it", 2.0, 0.5),
+)
+
+# more than two players: the same keep values and lead risk, in the same order, then theirs
+P_MANY = P_ENDGAME + 1
+P_RUFF_POINTS = P_MANY + len(_KEEP)
+P_GIVE_WEIGHT = P_RUFF_POINTS + 1
+
+DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + tuple(
+    Param(name, float, two, low, high, "two players: " + doc)
+    for name, low, high, doc, two, _ in _KEEP) + (
     Param("endgame", bool, True, doc="two players: solve the deal exactly once the stock is "
           "empty"),
-    Param("many_trump_keep_early", float, 8.0, -50.0, 100.0,
-          "more than two players: points a trump is worth in hand while the stock is full"),
-    Param("many_trump_keep_late", float, 10.0, -50.0, 100.0,
-          "more than two players: points a trump is worth in hand as the stock runs out"),
-    Param("many_high_trump_keep", float, 4.0, -50.0, 100.0,
-          "more than two players: points the trump A or 3 is worth in hand on top of a "
-          "trump's"),
-    Param("many_plain_keep", float, 0.1, -2.0, 2.0,
-          "more than two players: worth in hand of a plain card per point it carries"),
-    Param("many_master_keep", float, 27.0, -50.0, 100.0,
-          "more than two players: worth in hand of a card nothing another seat may hold can "
-          "beat"),
-    Param("many_lead_risk", float, 0.5, 0.0, 5.0,
-          "more than two players: weight of the points a lead may lose: points times the "
-          "chance that an opponent still to play holds a card that takes it"),
+) + tuple(
+    Param("many_" + name, float, many, low, high, "more than two players: " + doc)
+    for name, low, high, doc, _, many in _KEEP) + (
     Param("ruff_points", float, 31.0, 0.0, 120.0,
           "more than two players: points a trick must be worth for an opponent to be counted "
           "on to trump it (fewer: in proportion; 0 = always)"),
