@@ -103,3 +103,15 @@ def test_expert_gains_among_greedy_chiamata_players():
     expert = res.by_strategy[0]
     assert expert["strategy"] == "expert"
     assert expert["mean_points_ci95"][0] > 0
+
+
+def test_tuning_script_runs_and_keeps_player_counts_apart(capsys):
+    import json
+    tune = repo_scripts.load("tune_expert")
+    tune.main(["--preset", "brisca-4-pairs", "--deals", "100", "--rounds", "1",
+               "--check-deals", "100"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert set(lines[0]["start"]) == set(tune.MANY_STEPS)
+    assert lines[-1]["preset"] == "brisca-4-pairs" and lines[-1]["deals"] == 100
+    with pytest.raises(SystemExit, match="apart"):
+        tune.main(["--preset", "brisca-2", "--preset", "brisca-4-pairs", "--deals", "10"])
