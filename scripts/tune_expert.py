@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import pathlib
 import sys
 import time
@@ -52,6 +51,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from strength import duplicate_scores  # noqa: E402  (a script beside this one)
 
+from briscasim.analysis.stats import mean_ci  # noqa: E402
 from briscasim.rules import Rules  # noqa: E402
 from briscasim.strategies.expert import DEFINITION  # noqa: E402
 
@@ -63,9 +63,9 @@ MANY_STEPS = {"many_" + k: v for k, v in STEPS.items()} | {"ruff_points": 3.0,
 
 
 def summary(per_deal: np.ndarray) -> dict:
-    mean = float(per_deal.mean())
-    half = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal))
-    return {"score": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)],
+    """The mean score with its 95% t interval over deals."""
+    s = mean_ci(per_deal)
+    return {"score": round(s.mean, 4), "ci95": [round(s.lo, 4), round(s.hi, 4)],
             "deals": len(per_deal)}
 
 
