@@ -419,10 +419,12 @@ def _play_two(rules, public, hand, legal, seat, params):
 @njit(cache=True, _nrt=False, inline="always")
 def _none_among(unknown, beaters, cards):
     """Chance that ``cards`` cards drawn from the ``unknown`` cards out of sight hold none of
-    ``beaters`` of them (hypergeometric; ``beaters`` may be fractional)."""
+    ``beaters`` of them (hypergeometric; ``beaters`` may be fractional). Slots beyond the
+    cards out of sight hold cards known to be there (the face-up card once drawn), not
+    counted."""
     p = 1.0
-    for i in range(cards):
-        p *= max(unknown - beaters - i, 0.0) / (unknown - i) if unknown > i else 0.0
+    for i in range(min(cards, unknown)):
+        p *= max(unknown - beaters - i, 0.0) / (unknown - i)
     return p
 
 
