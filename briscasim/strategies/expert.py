@@ -66,7 +66,7 @@ from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, R
                              R_TARGET_POINTS, S_PHASE)
 from . import view as V
 from .api import KIND_EXPERT
-from .greedy import DEFINITION as GREEDY, _fewest, _suit_bits, greedy_strategy
+from .greedy import DEFINITION as GREEDY, _card_bits, _fewest, _suit_bits, greedy_strategy
 from .params import Param, StrategyDef
 
 # slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
@@ -341,6 +341,13 @@ def _beaters(rules, card, trump):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _stock_share(public, players):
+    """The share of the stock still to draw (1 while it is full, 0 once it is empty)."""
+    full = players * (V.tricks_in_deal(public) - 3)
+    return V.to_draw(public) / full if full > 0 else 0.0
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _keep(rules, params, card, trump, beaters, stock_share, base=P_TRUMP_KEEP_EARLY):
     """Keep value of ``card`` (module docstring), by the keep values from slot ``base``
     (``P_TRUMP_KEEP_EARLY``, or ``P_MANY`` with more than two players)."""
@@ -392,8 +399,7 @@ def _play_two(rules, public, hand, legal, seat, params):
     b0 = popcount(mask & _beaters(rules, c0, trump))
     b1 = popcount(mask & _beaters(rules, c1, trump))
     b2 = popcount(mask & _beaters(rules, c2, trump))
-    full = V.players(rules) * (V.tricks_in_deal(public) - 3)
-    stock_share = V.to_draw(public) / full if full > 0 else 0.0
+    stock_share = _stock_share(public, V.players(rules))
     leading = V.trick_size(public) == 0
     lead = V.trick_card(public, 0)
     table = card_points(rules, lead) if not leading else 0
@@ -437,12 +443,8 @@ def _play_many(rules, public, hand, legal, seat, params):
     n = V.players(rules)
     trump = V.trump(public)
     mates = V.known_mates(rules, public, hand, seat)
-    mine = 0
-    held = np.int64(0)
-    for i in range(hand.shape[0]):
-        c = np.int64(hand[i])
-        mine += c >= 0
-        held |= (np.int64(1) << (c & 63)) if c >= 0 else np.int64(0)
+    held = _card_bits(hand)
+    mine = popcount(held)
     out_of_sight = known_bits(public, KNOWN_UNSEEN) & ~held
     unknown = popcount(out_of_sight)
     may_hold = out_of_sight | known_in_hands(public, n) & ~held
@@ -460,8 +462,7 @@ def _play_many(rules, public, hand, legal, seat, params):
         else:
             opp_after += 1
             opp_behind_partner += 1
-    full = n * (V.tricks_in_deal(public) - 3)
-    stock_share = V.to_draw(public) / full if full > 0 else 0.0
+    stock_share = _stock_share(public, n)
     if pos > 0:
         wi, best, table = trick_so_far(rules, public)
         ours_now = (mates >> seat_after(V.trick_leader(public), wi, n)) & 1 != 0
