@@ -40,7 +40,9 @@ brisca-4-pairs and 0.3963 [0.3947, 0.3979] against two greedy players in brisca-
 Since, the chance that a trick holds no longer counts the hand slots of cards known to be
 there (the face-up card once drawn) as cards out of sight, which had made every lead a sure
 loss in some late positions: the defaults then score 0.6040 [0.6020, 0.6059] and 0.3962
-[0.3946, 0.3977] on the same fresh deals (`--check-only`).
+[0.3946, 0.3977] on the same fresh deals (`--check-only`); and since the cards publicly
+known to be in the hands still to play (the face-up card once drawn, a card taken by a swap)
+count as beaters held there, 0.6059 [0.6040, 0.6078] and 0.3968 [0.3952, 0.3984].
 """
 from __future__ import annotations
 

@@ -60,6 +60,20 @@ def test_last_hand_trumps_a_load(preset):
     assert choice(deal, "expert") == "5o"
 
 
+def test_chance_counts_cards_known_in_the_hands_behind():
+    # two cards out of sight, one of them a beater, one slot to fill besides the known cards
+    from briscasim.cards import card_id
+    from briscasim.strategies.expert import _none_among
+    ace, trump_ace = 1 << card_id("Ae"), 1 << card_id("Ao")
+    trumps = 0xFFF << (12 * (card_id("Ao") // 12))
+    assert _none_among(2, 1.0, 1, 0, ace, trumps, 1.0) == pytest.approx(0.5)
+    # a plain beater known to be behind beats for sure; a known trump in proportion to ruff
+    assert _none_among(2, 1.0, 2, ace, ace, trumps, 1.0) == 0.0
+    assert _none_among(2, 1.0, 2, trump_ace, trump_ace, trumps, 0.4) == pytest.approx(0.3)
+    # a known card that does not beat only takes a slot
+    assert _none_among(2, 1.0, 2, trump_ace, ace, trumps, 0.4) == pytest.approx(0.5)
+
+
 def test_hoard_leads_plain_before_trump():
     deal = crafted("brisca-2", [["2o", "Re", "5o"], ["5c", "6c", "7c"]], "4o")
     assert choice(deal, "hoard") == "Re"

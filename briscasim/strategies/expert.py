@@ -34,7 +34,8 @@ too), ``objective = most``, by keep values of their own (the ``many_*`` paramete
 each legal card, the chance ``p`` that the seat's side takes the trick. If the card leads or
 wins the trick so far, or a partner is winning it, ``p`` is the chance that the opponents
 still to play (each holding as many cards as the seat) hold none of the winning card's
-beaters among the cards out of sight (hypergeometric); otherwise the chance that a partner
+beaters, among the cards out of sight (hypergeometric) and among those publicly known to be
+in their hands (the face-up card once drawn, a card taken by a swap); otherwise the chance that a partner
 still to play holds one and the opponents after him none. A trump counts as a beater in
 proportion to what the trick is worth, up to ``ruff_points`` (an opponent does not spend a
 trump on a blank trick). Following, a card is worth ``(p - (1 - p) * give_weight)`` times
@@ -423,13 +424,20 @@ def _play_two(rules, public, hand, legal, seat, params):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _none_among(unknown, beaters, cards):
-    """Chance that ``cards`` cards drawn from the ``unknown`` cards out of sight hold none of
-    ``beaters`` of them (hypergeometric; ``beaters`` may be fractional). Slots beyond the
-    cards out of sight hold cards known to be there (the face-up card once drawn), not
-    counted."""
-    p = 1.0
-    for i in range(min(cards, unknown)):
+def _weighed(cards, trumps, ruff):
+    """How many of the ``cards`` (a mask) count as beaters: a trump counts ``ruff``."""
+    return popcount(cards & ~trumps) + ruff * popcount(cards & trumps)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _none_among(unknown, beaters, slots, known, beats_top, trumps, ruff):
+    """Chance that hands of ``slots`` cards in all hold none of the winning card's beaters
+    (``beats_top``, a mask): the cards of mask ``known`` are known to be in them (the
+    face-up card once drawn, a card taken by a swap), the rest are drawn from the
+    ``unknown`` cards out of sight, ``beaters`` of which beat (hypergeometric; fractional
+    counts, a trump counting ``ruff``)."""
+    p = max(1.0 - _weighed(known & beats_top, trumps, ruff), 0.0)
+    for i in range(min(slots - popcount(known), unknown)):
         p *= max(unknown - beaters - i, 0.0) / (unknown - i)
     return p
 
@@ -451,17 +459,27 @@ def _play_many(rules, public, hand, legal, seat, params):
     if V.face_up_on_table(public):
         may_hold |= np.int64(1) << V.face_up(public)
     # the seats still to play in this trick: opponents, and opponents after the last partner
+    # with the cards publicly known to be in their hands (the face-up card drawn, a swap)
     pos = V.trick_size(public)
     opp_after = 0
     partners_after = 0
     opp_behind_partner = 0
+    known_opp_after = np.int64(0)
+    known_partners_after = np.int64(0)
+    known_behind_partner = np.int64(0)
     for j in range(1, n - pos):
-        if (mates >> seat_after(seat, j, n)) & 1:
+        s = seat_after(seat, j, n)
+        known = known_bits(public, s)
+        if (mates >> s) & 1:
             partners_after += 1
+            known_partners_after |= known
             opp_behind_partner = 0
+            known_behind_partner = 0
         else:
             opp_after += 1
+            known_opp_after |= known
             opp_behind_partner += 1
+            known_behind_partner |= known
     stock_share = _stock_share(public, n)
     if pos > 0:
         wi, best, table = trick_so_far(rules, public)
@@ -479,15 +497,18 @@ def _play_many(rules, public, hand, legal, seat, params):
         pts = card_points(rules, c)
         takes = pos == 0 or beats(rules, c, best, trump)
         top = c if takes else best
-        beaters = out_of_sight & _beaters(rules, top, trump)
+        beats_top = _beaters(rules, top, trump)
         worth = table + pts
         ruff = min(1.0, worth / params[P_RUFF_POINTS]) if params[P_RUFF_POINTS] > 0 else 1.0
-        b = popcount(beaters & ~trumps) + ruff * popcount(beaters & trumps)
+        b = _weighed(out_of_sight & beats_top, trumps, ruff)
         if takes or ours_now:
-            p_ours = _none_among(unknown, b, mine * opp_after)
+            p_ours = _none_among(unknown, b, mine * opp_after, known_opp_after, beats_top,
+                                 trumps, ruff)
         else:
-            p_ours = ((1.0 - _none_among(unknown, b, mine * partners_after))
-                      * _none_among(unknown, b, mine * opp_behind_partner))
+            p_ours = ((1.0 - _none_among(unknown, b, mine * partners_after, known_partners_after,
+                                         beats_top, trumps, ruff))
+                      * _none_among(unknown, b, mine * opp_behind_partner, known_behind_partner,
+                                    beats_top, trumps, ruff))
         keep = _keep(rules, params, c, trump, popcount(may_hold & _beaters(rules, c, trump)),
                      stock_share, P_MANY)
         if pos == 0:
