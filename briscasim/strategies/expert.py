@@ -436,8 +436,11 @@ def _none_among(unknown, beaters, slots, known, beats_top, trumps, ruff):
     face-up card once drawn, a card taken by a swap), the rest are drawn from the
     ``unknown`` cards out of sight, ``beaters`` of which beat (hypergeometric; fractional
     counts, a trump counting ``ruff``)."""
-    p = max(1.0 - _weighed(known & beats_top, trumps, ruff), 0.0)
-    for i in range(min(slots - popcount(known), unknown)):
+    p = 1.0
+    if known != 0:
+        p = max(1.0 - _weighed(known & beats_top, trumps, ruff), 0.0)
+        slots -= popcount(known)
+    for i in range(min(slots, unknown)):
         p *= max(unknown - beaters - i, 0.0) / (unknown - i)
     return p
 
@@ -455,7 +458,8 @@ def _play_many(rules, public, hand, legal, seat, params):
     mine = popcount(held)
     out_of_sight = known_bits(public, KNOWN_UNSEEN) & ~held
     unknown = popcount(out_of_sight)
-    may_hold = out_of_sight | known_in_hands(public, n) & ~held
+    in_hands = known_in_hands(public, n)
+    may_hold = out_of_sight | in_hands & ~held
     if V.face_up_on_table(public):
         may_hold |= np.int64(1) << V.face_up(public)
     # the seats still to play in this trick: opponents, and opponents after the last partner
@@ -469,7 +473,12 @@ def _play_many(rules, public, hand, legal, seat, params):
     known_behind_partner = np.int64(0)
     for j in range(1, n - pos):
         s = seat_after(seat, j, n)
-        known = known_bits(public, s)
+        known = np.int64(0)
+        rest = in_hands
+        while rest != 0:        # seldom more than one card (the face-up card once drawn)
+            c = _lowest_bit(rest)
+            rest &= rest - 1
+            known |= np.int64(V.where(public, c) == s) << c
         if (mates >> s) & 1:
             partners_after += 1
             known_partners_after |= known
