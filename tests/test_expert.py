@@ -4,6 +4,7 @@ and more."""
 
 import pytest
 
+from briscasim.cards import card_id
 from briscasim.engine import layout as L
 from briscasim.strategies.expert import endgame_value
 import repo_scripts
@@ -62,7 +63,6 @@ def test_last_hand_trumps_a_load(preset):
 
 def test_chance_counts_cards_known_in_the_hands_behind():
     # two cards out of sight, one of them a beater, one slot to fill besides the known cards
-    from briscasim.cards import card_id
     from briscasim.strategies.expert import _none_among
     ace, trump_ace = 1 << card_id("Ae"), 1 << card_id("Ao")
     trumps = 0xFFF << (12 * (card_id("Ao") // 12))
@@ -72,6 +72,23 @@ def test_chance_counts_cards_known_in_the_hands_behind():
     assert _none_among(2, 1.0, 2, trump_ace, trump_ace, trumps, 0.4) == pytest.approx(0.3)
     # a known card that does not beat only takes a slot
     assert _none_among(2, 1.0, 2, trump_ace, ace, trumps, 0.4) == pytest.approx(0.5)
+
+
+def test_three_players_no_ace_under_a_trump_known_to_be_behind():
+    # seat 2 took the face-up Ae (the trump A) by the swap; seat 1 follows a 2 of copas with
+    # Cb, Ac, Rc and seat 2 behind: expert wins with the king and keeps the ace, which it
+    # banks once the Ae is thought to be anywhere out of sight
+    from briscasim.game import Deal
+    from briscasim.rules import Rules
+    deal = Deal.from_seed(Rules.preset("brisca-3-remove2"), 7, 30)
+    for a in ["5b", "6o", "So", "5o", "4c", "Ao", "swap", "3o", "Se", "7o", "7b", "6c", "5c",
+              "2c"]:
+        deal.play(a)
+    ace = card_id("Ae")
+    assert deal.turn == 1 and deal.state[L.S_KNOWN + ace] == 2
+    assert choice(deal, "expert") == "Rc"
+    deal.state[L.S_KNOWN + ace] = L.KNOWN_UNSEEN
+    assert choice(deal, "expert") == "Ac"
 
 
 def test_hoard_leads_plain_before_trump():
