@@ -115,7 +115,7 @@ def test_endgame_matches_the_solver():
 
 
 @pytest.mark.parametrize("preset, floor", [("brisca-2", 0.58), ("brisca-4-pairs", 0.57),
-                                           ("brisca-3-remove2", 0.37)])
+                                           ("brisca-3-remove2", 0.37), ("briscola-2-31", 0.56)])
 def test_expert_beats_greedy(preset, floor):
     # duplicate deals, every rotation (at three players expert against two greedy players, a
     # fair share of 1/3): the measured scores are quoted in the module docstring of

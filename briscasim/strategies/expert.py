@@ -14,9 +14,7 @@ The cards another seat may hold are counted from the public knowledge of every c
 (``view.where``): unseen cards not in the seat's own hand, the face-up card, and cards
 publicly known to be in another hand. A card's *beaters* are those of them that beat it.
 
-**Two players**, ``objective = most`` (what it was first built and tuned for; under
-``target_points`` too, though these rules do not race for the target: 0.540 against greedy,
-which does, in briscola-2-31):
+**Two players**, ``objective = most`` (what it was first built and tuned for):
 
 1. **following** (the seat plays last): for each legal card, the points it takes (or gives
    away: the table and the card itself) minus its keep value; the best is played. This wins
@@ -44,7 +42,15 @@ two sides: what an opponent's point costs against one of the seat's); leading, m
 keep value and ``many_lead_risk`` times its points times ``1 - p``. No exact endgame.
 Partner signals are not read: read as greedy reads them (a partner behind who signalled the
 top trump takes the trick) they scored 0.593 against greedy in brisca-4-pairs-signals,
-unread 0.598. Under ``target_points`` it plays as greedy.
+unread 0.598.
+
+**Under** ``target_points`` (Briscola a 31) it races as greedy does when it plays the last
+card of a trick (greedy's ``_race``: it takes the trick with a card that reaches the target,
+or stops an opponent close to it) and otherwise plays by the rules above: 0.583 against
+greedy in briscola-2-31 (0.540 without the race). With more than two players and no
+partners it plays as greedy there: by its own rules it scored 0.307 and 0.312 against two
+greedy players in briscola-3 and brisca-3-remove2 with ``target_points = 31`` (fair share
+0.333), though 0.586 with a pair in brisca-4-pairs (20,000 deals of seed 3 each).
 
 With two players and hands of other than three cards, or under ``objective = fewest``, it
 plays as ``greedy`` with the first six parameters, which mean what they mean for greedy
@@ -67,7 +73,8 @@ from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, R
                              R_TARGET_POINTS, S_PHASE)
 from . import view as V
 from .api import KIND_EXPERT
-from .greedy import DEFINITION as GREEDY, _card_bits, _fewest, _suit_bits, greedy_strategy
+from .greedy import (DEFINITION as GREEDY, _card_bits, _fewest, _race, _suit_bits,
+                     greedy_strategy)
 from .params import Param, StrategyDef
 
 # slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
@@ -533,10 +540,15 @@ def _play_many(rules, public, hand, legal, seat, params):
 @njit(cache=True, _nrt=False, inline="always")
 def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The expert decision for ``seat`` (module docstring); ``rng`` is unused (jitted)."""
+    n = V.players(rules)
     if (V.swap_offered(public) or public[S_PHASE] >= PHASE_AUCTION or _fewest(rules, params)
-            or rules[R_TARGET_POINTS] != 0 and V.players(rules) > 2):
+            or rules[R_TARGET_POINTS] != 0 and n > 2 and V.n_sides(rules) == n):
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
-    if V.players(rules) > 2:
+    if rules[R_TARGET_POINTS] != 0:
+        card = _race(rules, public, hand, legal, seat, params)
+        if card != NO_CARD:
+            return card
+    if n > 2:
         return _play_many(rules, public, hand, legal, seat, params)
     if V.hand_size(rules) != 3:
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
