@@ -146,3 +146,12 @@ def test_tuning_script_runs_and_keeps_player_counts_apart(capsys):
     assert lines[-1]["preset"] == "brisca-4-pairs" and lines[-1]["deals"] == 100
     with pytest.raises(SystemExit, match="apart"):
         tune.main(["--preset", "brisca-2", "--preset", "brisca-4-pairs", "--deals", "10"])
+    with pytest.raises(SystemExit, match="Chiamata apart"):
+        tune.main(["--preset", "chiamata-5", "--preset", "brisca-4-pairs", "--deals", "10"])
+
+
+def test_tuning_scores_chiamata_in_game_points():
+    # greedy in expert's place: every seat greedy, and game points sum to zero over the seats
+    tune = repo_scripts.load("tune_expert")
+    assert tune.expert_scores("chiamata-5", "greedy", 200, 5) == pytest.approx(0.0)
+    assert tune.expert_scores("chiamata-5", "expert", 2000, 5).mean() > 0
