@@ -7,9 +7,10 @@ more than two presets given, the mean of their scores); steps halve after a roun
 gain. Two-player presets tune the two-player parameters, presets with more players the
 ``many_*`` ones with ``ruff_points`` and ``give_weight`` (expert plays by one set or the
 other). Briscola Chiamata (tuned alone) is scored by expert's game points a deal among four
-greedy players, against zero for greedy in its place. The tuning deals are reused for every candidate (common random numbers: differences
-between candidates are not blurred by the deals); the final figure is measured on fresh
-deals (``--check-seed``), with its 95% interval, so that it is not biased by the selection.
+greedy players, against zero for greedy in its place. The tuning deals are reused for every
+candidate (common random numbers: differences between candidates are not blurred by the
+deals); the final figure is measured on fresh deals (``--check-seed``), with its 95%
+interval, so that it is not biased by the selection.
 
     python scripts/tune_expert.py --deals 20000 --rounds 3 --check-deals 40000
     python scripts/tune_expert.py --preset brisca-4-pairs --preset brisca-3-remove2 \

@@ -33,10 +33,10 @@ each legal card, the chance ``p`` that the seat's side takes the trick. If the c
 wins the trick so far, or a partner is winning it, ``p`` is the chance that the opponents
 still to play (each holding as many cards as the seat) hold none of the winning card's
 beaters, among the cards out of sight (hypergeometric) and among those publicly known to be
-in their hands (the face-up card once drawn, a card taken by a swap); otherwise the chance that a partner
-still to play holds one and the opponents after him none. A trump counts as a beater in
-proportion to what the trick is worth, up to ``ruff_points`` (an opponent does not spend a
-trump on a blank trick). Following, a card is worth ``(p - (1 - p) * give_weight)`` times
+in their hands (the face-up card once drawn, a card taken by a swap); otherwise the chance
+that a partner still to play holds one and the opponents after him none. A trump counts as
+a beater in proportion to what the trick is worth, up to ``ruff_points`` (an opponent does
+not spend a trump on a blank trick). Following, a card is worth ``(p - (1 - p) * give_weight)`` times
 the points on the table with it, minus its keep value (``give_weight`` only with more than
 two sides: what an opponent's point costs against one of the seat's); leading, minus its
 keep value and ``many_lead_risk`` times its points times ``1 - p``. No exact endgame.
@@ -469,8 +469,9 @@ def _play_many(rules, public, hand, legal, seat, params):
     may_hold = out_of_sight | in_hands & ~held
     if V.face_up_on_table(public):
         may_hold |= np.int64(1) << V.face_up(public)
-    # the seats still to play in this trick: opponents, and opponents after the last partner
-    # with the cards publicly known to be in their hands (the face-up card drawn, a swap)
+    # the seats still to play in this trick: opponents, partners and opponents after the last
+    # partner, and the cards publicly known to be in their hands (the face-up card once
+    # drawn, a card taken by a swap)
     pos = V.trick_size(public)
     opp_after = 0
     partners_after = 0
