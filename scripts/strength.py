@@ -8,7 +8,8 @@ B players, a fair share of 1/3). The score of strategy A is ``(wins + draws / 2)
 played`` over all rotations (a draw counts for A only if A's side is among the sides tied for
 the most points); the 95% CI is the t interval over deals of
 :func:`briscasim.analysis.stats.mean_ci` (a duplicate deal averaged over its rotations is one
-independent observation).
+independent observation). In Briscola Chiamata the score is A's game points a deal, its one
+seat rotated among B players (zero for B in its place).
 
     python scripts/strength.py                         # the whole ladder (slow)
     python scripts/strength.py --preset brisca-2 --deals 2000 \\
@@ -38,19 +39,26 @@ def duplicate_scores(preset: str, a: str, b: str, deals: int, seed: int = 1,
                      rule: dict | None = None) -> np.ndarray:
     """Score of ``a`` against ``b`` on each of ``deals`` duplicate deals of ``preset`` (with the
     options ``rule`` changed; matches under a match rule): A holds the seats of the first
-    seat's side, B the others; a deal's score is A's (wins + draws / 2) over its rotations."""
+    seat's side, B the others; a deal's score is A's (wins + draws / 2) over its rotations.
+    In Briscola Chiamata, where the auction makes the sides, A holds the first seat and a
+    deal's score is its game points averaged over the rotations (B in its place would
+    average zero: game points sum to zero over the seats)."""
     rules = Rules.preset(preset, **(rule or {}))
     n = rules.players
     side = np.asarray(rules.side_of)
     specs = [a if side[s] == side[0] else b for s in range(n)]
     rec = play_chunk(rules, Lineup.build(rules, specs), seed, 0, deals, rotations=n)
+    # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (A) at -r mod n
+    a_seat = -np.arange(n) % n
+    if rules.chiamata:
+        points = rec[:, L.REC_GAME_POINTS:L.REC_GAME_POINTS + n].reshape(deals, n, n)
+        return points[:, np.arange(n), a_seat].mean(axis=1)
     n_sides = int(side.max()) + 1
     winner = rec[:, L.REC_WINNER].reshape(deals, n).astype(np.int64)
     # who is tied for the lead in a draw: card points, or deals won under a match rule
     tally = L.REC_POINTS if rules.match_kind == "deal" else M_DEALS_WON
     points = rec[:, tally:tally + n_sides].reshape(deals, n, n_sides)
-    # rotation r seats lineup entry (seat + r) % n at seat: entry 0 (A) at -r mod n
-    a_side = side[-np.arange(n) % n]
+    a_side = side[a_seat]
     a_points = points[:, np.arange(n), a_side]
     drawn = (winner == L.DRAW) & (a_points == points.max(axis=2))
     return ((winner == a_side[None, :]) + 0.5 * drawn).mean(axis=1)

@@ -71,9 +71,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from strength import duplicate_scores  # noqa: E402  (a script beside this one)
 
 from briscasim.analysis.stats import mean_ci  # noqa: E402
-from briscasim.engine import layout as L  # noqa: E402
 from briscasim.rules import Rules  # noqa: E402
-from briscasim.simulate import Lineup, play_chunk  # noqa: E402
 from briscasim.strategies.expert import DEFINITION  # noqa: E402
 
 # the parameters searched and their first steps: two players, and more
@@ -95,19 +93,9 @@ def spec_of(values: dict) -> str:
 
 
 def expert_scores(preset: str, spec: str, deals: int, seed: int) -> np.ndarray:
-    """Per duplicate deal, the score of ``spec`` against greedy: (wins + draws / 2) over the
-    rotations; in Briscola Chiamata, where the sides are made by the auction, the game points
-    of its seat averaged over the rotations (greedy in its place would average zero: game
-    points sum to zero over the seats)."""
-    rules = Rules.preset(preset)
-    if not rules.chiamata:
-        return duplicate_scores(preset, spec, "greedy", deals, seed)
-    n = rules.players
-    rec = play_chunk(rules, Lineup.build(rules, [spec] + ["greedy"] * (n - 1)), seed, 0, deals,
-                     rotations=n)
-    points = rec[:, L.REC_GAME_POINTS:L.REC_GAME_POINTS + n].reshape(deals, n, n)
-    # rotation r seats lineup entry (seat + r) % n at seat: entry 0 at -r mod n
-    return points[:, np.arange(n), -np.arange(n) % n].mean(axis=1)
+    """Per duplicate deal, the score of ``spec`` against greedy (:func:`duplicate_scores`:
+    deals won, or in Briscola Chiamata its game points among greedy players)."""
+    return duplicate_scores(preset, spec, "greedy", deals, seed)
 
 
 def tune(deals: int, seed: int, rounds: int, presets: list[str], log) -> dict:
