@@ -13,8 +13,9 @@ from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.strategies.sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, W_N_POOL,
-                                           W_N_SLOTS, keep_world, prepare_worlds,
-                                           restore_world, reveal, sample_world, unique_world)
+                                           W_N_SLOTS, W_SLOT, keep_world, prepare_worlds,
+                                           redraw_stock, restore_world, reveal, sample_world,
+                                           unique_world)
 
 PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-signals",
            "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
@@ -152,6 +153,39 @@ def test_a_kept_world_is_restored_exactly(preset):
         assert np.array_equal(again, w)
         checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-3-remove2", "briscola-2-scoperta"])
+def test_a_redrawn_stock_keeps_the_hands_and_is_uniform(preset):
+    """Redrawing the stock of a kept world moves only the unknown face-down cards, every one
+    of them equally likely on top."""
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    deal = Deal.from_seed(rules, 3, 0)
+    for _ in range(rules.players):      # a trick in, so the stock has been drawn from
+        deal.play(int(deal.legal_actions()[0]))
+    v = deal.view(0)
+    base = np.zeros(L.STATE_LEN, np.int16)
+    spec = np.zeros(SPEC_LEN, np.int64)
+    prepare_worlds(r, v.public, v.hand, 0, v.signals, base, spec)
+    w = np.zeros(L.STATE_LEN, np.int16)
+    rng = new_stream(11)
+    sample_world(base, spec, rng, w)
+    slots = spec[W_SLOT:W_SLOT + spec[W_N_SLOTS]]
+    stock = [int(i) for i in slots if i >= L.S_STOCK]
+    assert len(stock) > 5
+    cards = sorted(int(w[i]) for i in stock)
+    counts = collections.Counter()
+    n = 4000
+    for _ in range(n):
+        again = w.copy()
+        redraw_stock(spec, rng, again)
+        outside = np.ones(L.STATE_LEN, bool)
+        outside[stock] = False
+        assert np.array_equal(again[outside], w[outside])
+        assert sorted(int(again[i]) for i in stock) == cards
+        counts[int(again[stock[0]])] += 1
+    assert stats.chisquare([counts[c] for c in cards]).pvalue > 1e-3
 
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs-signals", "brisca-3-hidden"])

@@ -28,8 +28,10 @@ Every iteration:
    contract, the caller, the called card): a seat that bid high holds strong cards
    (:func:`auction_weight`). With the inference on, the ``worlds`` worlds a move uses are
    drawn and weighed once, before the first iteration, and the iterations take them in
-   turn (:func:`~.sampling.keep_world`): the rejections are paid once per world, not once
-   per iteration;
+   turn (:func:`~.sampling.keep_world`), each time with the unknown stock in a new order
+   (:func:`~.sampling.redraw_stock`; the inference reads the hands, and every order of the
+   stock is as likely given them): the rejections are paid once per world, not once per
+   iteration;
 2. descends the tree. At the seat's own nodes it considers only the actions legal in this
    world, expands an untried one if any, else picks the child maximising
    ``mean + c * sqrt(ln(availability) / visits)``. The other seats' moves are, with
@@ -109,7 +111,7 @@ from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
 from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, keep_world, prepare_worlds,
-                       restore_world, reveal, sample_world, unique_world)
+                       redraw_stock, restore_world, reveal, sample_world, unique_world)
 from .scratch import aligned, monotonic_ns, release, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, play,
                      point_margin, position_value, root_values, search_bytes, search_views,
@@ -770,6 +772,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
             j = it % n_worlds
             restore_world(ws.base, ws.spec, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS],
                           world)
+            redraw_stock(ws.spec, rng, world)
         else:
             draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
         it += 1

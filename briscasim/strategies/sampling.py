@@ -381,6 +381,22 @@ def restore_world(base, spec, cards, out):
 
 
 @njit(cache=True, _nrt=False)
+def redraw_stock(spec, rng, world):
+    """Put the unknown face-down stock cards of ``world`` in a new order drawn uniformly (the
+    hands stay): given the hands, every order of them is equally likely (jitted)."""
+    n_slots = spec[W_N_SLOTS]
+    first = n_slots
+    while first > 0 and spec[W_SLOT + first - 1] >= S_STOCK:
+        first -= 1
+    for i in range(first, n_slots - 1):
+        a = spec[W_SLOT + i]
+        b = spec[W_SLOT + i + below(rng, n_slots - i)]
+        c = world[a]
+        world[a] = world[b]
+        world[b] = c
+
+
+@njit(cache=True, _nrt=False)
 def unique_world(spec):
     """True if only one world is consistent with the view: every unknown card must go to
     the same hand (2-player play once the stock is empty) (jitted)."""
