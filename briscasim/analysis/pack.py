@@ -98,11 +98,10 @@ QUESTIONS = {q.name: q for q in (
              "ISMCTS at 1000 iterations a move on both sides holding the 7 to the last chance "
              "in brisca-2 before and after the draw, on duplicate deals.",
              ("hold_the_seven_expert", "hold_the_seven_strong"),
-             note="Compute of the ISMCTS cells: the 20,000 duplicate deals (40,000 plays of "
-                  "ISMCTS against ISMCTS at `ismcts:iterations=1000`) took 19.4 minutes on the "
-                  "2 worker threads of a 2-core machine, about 0.06 thread-seconds a play; "
-                  "5,000 deals a cell bring the half-width of a score difference to about "
-                  "0.4 pp. `expert` is cheap: 40,000 deals a cell."),
+             note="The ISMCTS cells (ISMCTS against ISMCTS at `ismcts:iterations=1000`) are "
+                  "most of the compute above: 5,000 duplicate deals a cell bring the "
+                  "half-width of a score difference to about 0.4 pp. `expert` is cheap: "
+                  "40,000 deals a cell."),
 )}
 
 
