@@ -13,9 +13,9 @@ from briscasim.engine.rng import new_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.strategies.sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, W_N_POOL,
-                                           W_N_SLOTS, W_SLOT, keep_world, prepare_worlds,
-                                           redraw_stock, restore_world, reveal, sample_world,
-                                           unique_world)
+                                           W_N_SLOTS, W_SLOT, first_stock_slot, keep_world,
+                                           prepare_worlds, redraw_stock, restore_world, reveal,
+                                           sample_world, unique_world)
 
 PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-signals",
            "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
@@ -173,13 +173,15 @@ def test_a_redrawn_stock_keeps_the_hands_and_is_uniform(preset):
     sample_world(base, spec, rng, w)
     slots = spec[W_SLOT:W_SLOT + spec[W_N_SLOTS]]
     stock = [int(i) for i in slots if i >= L.S_STOCK]
+    first = first_stock_slot(spec)
+    assert [int(i) for i in slots[first:]] == stock
     assert len(stock) > 5
     cards = sorted(int(w[i]) for i in stock)
     counts = collections.Counter()
     n = 4000
     for _ in range(n):
         again = w.copy()
-        redraw_stock(spec, rng, again)
+        redraw_stock(spec, first, rng, again)
         outside = np.ones(L.STATE_LEN, bool)
         outside[stock] = False
         assert np.array_equal(again[outside], w[outside])

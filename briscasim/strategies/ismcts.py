@@ -110,8 +110,9 @@ from .evaluation import N_FEATURES, win_chance
 from .greedy import greedy_strategy
 from .params import Param, StrategyDef
 from .random import random_strategy
-from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, keep_world, prepare_worlds,
-                       redraw_stock, restore_world, reveal, sample_world, unique_world)
+from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, first_stock_slot, keep_world,
+                       prepare_worlds, redraw_stock, restore_world, reveal, sample_world,
+                       unique_world)
 from .scratch import aligned, monotonic_ns, release, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, play,
                      point_margin, position_value, root_values, search_bytes, search_views,
@@ -760,6 +761,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
     for j in range(n_worlds):
         draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
         keep_world(ws.spec, world, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS])
+    stock = first_stock_slot(ws.spec)
     child[0] = -1
     visits[0] = 0
     n_nodes = 1
@@ -772,7 +774,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
             j = it % n_worlds
             restore_world(ws.base, ws.spec, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS],
                           world)
-            redraw_stock(ws.spec, rng, world)
+            redraw_stock(ws.spec, stock, rng, world)
         else:
             draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
         it += 1

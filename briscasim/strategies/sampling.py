@@ -381,13 +381,21 @@ def restore_world(base, spec, cards, out):
 
 
 @njit(cache=True, _nrt=False)
-def redraw_stock(spec, rng, world):
-    """Put the unknown face-down stock cards of ``world`` in a new order drawn uniformly (the
-    hands stay): given the hands, every order of them is equally likely (jitted)."""
-    n_slots = spec[W_N_SLOTS]
-    first = n_slots
+def first_stock_slot(spec):
+    """The index in ``spec``'s slots of the first unknown face-down stock card (the stock's
+    slots come last); ``spec[W_N_SLOTS]`` if there is none (jitted)."""
+    first = spec[W_N_SLOTS]
     while first > 0 and spec[W_SLOT + first - 1] >= S_STOCK:
         first -= 1
+    return first
+
+
+@njit(cache=True, _nrt=False)
+def redraw_stock(spec, first, rng, world):
+    """Put the unknown face-down stock cards of ``world`` (slots ``first`` on, from
+    :func:`first_stock_slot`) in a new order drawn uniformly (the hands stay): given the
+    hands, every order of them is equally likely (jitted)."""
+    n_slots = spec[W_N_SLOTS]
     for i in range(first, n_slots - 1):
         a = spec[W_SLOT + i]
         b = spec[W_SLOT + i + below(rng, n_slots - i)]
