@@ -14,13 +14,13 @@ Every iteration:
    cards it has played since, less the cards that came in the draws since: which ones did
    is drawn at random among the orders that fit) and the public state then (the order of
    play, ``S_PLAYS``, is public), and asks greedy what it would have played. A world in
-   which greedy would have played another card (not one it could not tell from it but for
-   the order of its hand) is kept only with probability ``infer`` per such play
-   (rejection; at most ``draws`` draws), so a world is kept with its likelihood averaged
-   over the orders of the draws. Greedy is deterministic, so such a world is unlikely against
-   greedy; ``infer > 0`` keeps it possible against other opponents. Plays from before a
-   swap, and past tricks under rules where greedy reads more than the trick, the cards
-   known and its hand (an auction, a target, signals, cards shown), are not read. In
+   which greedy would have played another card, whatever the order of its hand, is kept
+   only with probability ``infer`` per such play (rejection; at most ``draws`` draws), so
+   a world is kept with its likelihood averaged over the orders of the draws. Greedy is
+   deterministic, so such a world is unlikely against greedy; ``infer > 0`` keeps it
+   possible against other opponents. Plays from before a swap, and past tricks under rules
+   where greedy reads more than the trick, the cards known and its hand (an auction, a
+   target, signals, cards shown), are not read. In
    Briscola Chiamata, with ``infer_auction < 1``, a world is kept only with probability
    ``infer_auction`` if greedy's bidding rule, which every seat but ``random`` bids by, on
    the hands as dealt in it (the hands in the world and the cards played, ``S_PLAYS``)
@@ -89,8 +89,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import (card_face, card_suit, give, hand_base, hand_of, legal_actions,
-                           legal_view, signals, step)
+from ..engine.core import give, hand_base, hand_of, legal_actions, legal_view, signals, step
 from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
                              MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
                              OBJECTIVE_FEWEST, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY, PLAY_SEAT,
@@ -101,7 +100,7 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOW
                              S_FACE_UP, S_GAME_POINTS, S_HANDS, S_KNOWN, S_LEADER, S_PASSED,
                              S_PHASE, S_PLAYS, S_POINTS, S_SEAT_BIDS, S_SWAP2_CARD, S_SWAP2_SEAT,
                              S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW,
-                             S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN, S_WINNER)
+                             S_TRICK, S_TRICK_N, S_TRICK_NO, S_TURN, S_WINNER)
 from ..engine.rng import below, new_stream, seed_stream, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
@@ -479,29 +478,13 @@ def _carried(world, h, since, i):
     return since[j], since[j + 1]
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _interchangeable(rules, state, a, b):
-    """True if greedy could have chosen card ``b`` as well as ``a`` in ``state`` but for the
-    order of its hand: both plain, of the same face, and neither of the suit led (or nothing
-    led yet), under ``objective = most``."""
-    trump = state[S_TRUMP]
-    sa = card_suit(rules, a)
-    sb = card_suit(rules, b)
-    if (card_face(rules, a) != card_face(rules, b) or sa == trump or sb == trump
-            or rules[R_OBJECTIVE] == OBJECTIVE_FEWEST):
-        return False
-    if state[S_TRICK_N] == 0:
-        return True
-    led = card_suit(rules, state[S_TRICK])
-    return (sa != led) & (sb != led)
-
-
 @njit(cache=True, _nrt=False)
 def world_weight(rules, world, infer, u, ws, rng, features=EVERY_FEATURE):
     """Relative likelihood of ``world`` given the plays :func:`prepare_inference` listed: the
     product over them of 1 if greedy, holding what its seat held then in this world, would
-    have played that card (or one it could not tell from it but for the order of its hand),
-    else ``infer``; the product stops once it is at most ``u`` (jitted).
+    have played that card with some order of its hand, else ``infer``; the product stops
+    once it is at most ``u`` (jitted). Greedy plays the first of equally good cards, so the
+    card is put first in the hand: greedy plays it then exactly when some order would.
 
     What the seat held at a play of an earlier trick: of its hand in the world and the cards
     it has played since, those it already held. Which ones came in the draws since is drawn
@@ -538,9 +521,13 @@ def world_weight(rules, world, infer, u, ws, rng, features=EVERY_FEATURE):
         for i in range(j, MAX_HAND):
             before[h + i] = NO_CARD
         card = obs[o + O_CARD]
+        for i in range(1, j):
+            if before[h + i] == card:
+                before[h + i] = before[h]
+                before[h] = card
         a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal,
                         features)
-        if a != card and not _interchangeable(rules, before, a, card):
+        if a != card:
             w *= infer
             if w <= u:
                 break
