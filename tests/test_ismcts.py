@@ -208,6 +208,22 @@ def _blank_hand(rules, state, seat, led):
     return world
 
 
+def _seat0_turns(rules, seed, n_deals, rng):
+    """Deals of ``seed`` among greedy players: ``(deal, view, legal)`` at each of seat 0's
+    turns, before greedy plays it."""
+    r = rules.to_array()
+    gp = np.array(M._GREEDY_DEFAULTS)
+    for d in range(n_deals):
+        deal = Deal.from_seed(rules, seed, d)
+        while not deal.over:
+            legal = np.array(deal.legal_actions(), np.int16)
+            seat = deal.turn
+            v = deal.view(seat)
+            if seat == 0:
+                yield deal, v, legal
+            deal.play(int(greedy_strategy(r, v.public, v.hand, legal, seat, 0, gp, rng)))
+
+
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-3-remove2", "brisca-4-pairs"])
 def test_the_true_world_stays_possible(preset):
     """Among greedy players the inference never rules out what happened: at every decision
@@ -216,21 +232,14 @@ def test_the_true_world_stays_possible(preset):
     same face and points, say)."""
     rules = Rules.preset(preset)
     r = rules.to_array()
-    gp = np.array(M._GREEDY_DEFAULTS)
     rng = new_stream(5)
     ws = _workspace()
     checked = 0
-    for d in range(12):
-        deal = Deal.from_seed(rules, 5, d)
-        while not deal.over:
-            legal = np.array(deal.legal_actions(), np.int16)
-            seat = deal.turn
-            v = deal.view(seat)
-            if seat == 0 and len(legal) > 1 and M.prepare_inference(r, v.public, 0, 2, ws):
-                assert any(M.world_weight(r, deal.state, 0.25, 0.0, ws, rng) == 1.0
-                           for _ in range(4000))
-                checked += 1
-            deal.play(int(greedy_strategy(r, v.public, v.hand, legal, seat, 0, gp, rng)))
+    for deal, v, legal in _seat0_turns(rules, 5, 12, rng):
+        if len(legal) > 1 and M.prepare_inference(r, v.public, 0, 2, ws):
+            assert any(M.world_weight(r, deal.state, 0.25, 0.0, ws, rng) == 1.0
+                       for _ in range(4000))
+            checked += 1
     assert checked > 50
 
 
@@ -241,37 +250,30 @@ def test_history_inference_reads_the_past_tricks():
     ``history`` nothing is read when the opponent has not played to the current trick."""
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
-    gp = np.array(M._GREEDY_DEFAULTS)
     rng = new_stream(2)
     ws = _workspace()
     checked = doctored = 0
-    for d in range(30):
-        deal = Deal.from_seed(rules, 4, d)
-        while not deal.over:
-            legal = np.array(deal.legal_actions(), np.int16)
-            seat = deal.turn
-            v = deal.view(seat)
-            if seat == 0 and deal.state[L.S_PHASE] == L.PHASE_PLAY and 3 <= v.public[
-                    L.S_TRICK_NO] and v.public[L.S_TO_DRAW] > 0 and M.prepare_inference(
-                    r, v.public, 0, 2, ws) > 0:   # none right after a swap
-                weights = [M.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
-                           for _ in range(64)]
-                assert max(weights) == 1.0
-                checked += 1
-                t = int(v.public[L.S_TRICK_NO]) - 1
-                first = int(v.public[L.S_PLAYS + 2 * t])
-                led = first % L.PLAY_SEAT
-                if (first // L.PLAY_SEAT == 1 and v.public[L.S_TRICK_N] == 0
-                        and int(ws.infer_info[M.I_FIRST]) <= t
-                        and (r[L.R_POINTS + led % 12] > 0
-                             or r[L.R_CARD_SUIT + led] == v.public[L.S_TRUMP])):
-                    world = _blank_hand(rules, deal.state, 1, led)
-                    if world is not None:
-                        assert all(M.world_weight(r, world, 0.25, 0.0, ws, rng) <= 0.25
-                                   for _ in range(16))
-                        assert M.prepare_inference(r, v.public, 0, 0, ws) == 0
-                        doctored += 1
-            deal.play(int(greedy_strategy(r, v.public, v.hand, legal, seat, 0, gp, rng)))
+    for deal, v, legal in _seat0_turns(rules, 4, 30, rng):
+        if deal.state[L.S_PHASE] == L.PHASE_PLAY and 3 <= v.public[L.S_TRICK_NO] and v.public[
+                L.S_TO_DRAW] > 0 and M.prepare_inference(r, v.public, 0, 2, ws) > 0:
+            # (prepare_inference lists no play right after a swap)
+            weights = [M.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
+                       for _ in range(64)]
+            assert max(weights) == 1.0
+            checked += 1
+            t = int(v.public[L.S_TRICK_NO]) - 1
+            first = int(v.public[L.S_PLAYS + 2 * t])
+            led = first % L.PLAY_SEAT
+            if (first // L.PLAY_SEAT == 1 and v.public[L.S_TRICK_N] == 0
+                    and int(ws.infer_info[M.I_FIRST]) <= t
+                    and (r[L.R_POINTS + led % 12] > 0
+                         or r[L.R_CARD_SUIT + led] == v.public[L.S_TRUMP])):
+                world = _blank_hand(rules, deal.state, 1, led)
+                if world is not None:
+                    assert all(M.world_weight(r, world, 0.25, 0.0, ws, rng) <= 0.25
+                               for _ in range(16))
+                    assert M.prepare_inference(r, v.public, 0, 0, ws) == 0
+                    doctored += 1
     assert checked > 50 and doctored > 5
 
 
