@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import UserError
+
 SUITS = "oceb"
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 FACES = "A3RCS9876542"
@@ -27,7 +29,7 @@ DECK_FACES = {
 }
 
 
-class CardError(ValueError):
+class CardError(UserError):
     """An unknown card code."""
 
 

@@ -1,6 +1,10 @@
-"""Errors a user can fix; the CLI prints them as one line and exits with status 2."""
-from .cards import CardError
-from .rules import RulesError
+"""Errors a user can fix; the CLI prints them as one line and exits with status 2.
+
+:class:`UserError` is the base of every such error: the card, rules and strategy errors
+(:class:`~briscasim.cards.CardError`, :class:`~briscasim.rules.RulesError`,
+:class:`~briscasim.strategies.params.StrategyError`) subclass it where they are defined, so
+this module imports nothing of the library.
+"""
 
 
 class UserError(ValueError):
@@ -9,11 +13,3 @@ class UserError(ValueError):
 
 class IllegalAction(UserError):
     """An action that is not legal in the current state, or a bad deck order."""
-
-
-def _user_errors():
-    from .strategies.registry import StrategyError
-    return (UserError, RulesError, CardError, StrategyError)
-
-
-USER_ERRORS = _user_errors()

@@ -19,10 +19,11 @@ import numpy as np
 
 from . import cards as C
 from .engine import layout as L
+from .errors import UserError
 from .suggest import valid_choices
 
 
-class RulesError(ValueError):
+class RulesError(UserError):
     """An invalid option, value or combination of options."""
 
 

@@ -2,10 +2,10 @@
 
 Each subcommand lives in its own module of this package and is listed in ``COMMANDS``;
 modules are imported only when their command runs, so ``briscasim --help`` stays fast.
-Errors that users can fix (``UserError`` and the library's ValueErrors for rules, cards,
-strategies and specs) and errors of the file system (``OSError``: a read-only or full disk, a
-path under a file) print one line and exit with status 2, without a traceback. ``-h`` and
-``--help`` show every command's help.
+Errors that users can fix (:class:`~briscasim.errors.UserError`, the base of the rules, card,
+strategy and spec errors) and errors of the file system (``OSError``: a read-only or full
+disk, a path under a file) print one line and exit with status 2, without a traceback. ``-h``
+and ``--help`` show every command's help.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from ..errors import UserError
 from . import HELP_OPTIONS
 
 # command name -> (module, attribute, one-line help)
@@ -57,7 +58,6 @@ def cli():
 
 def main(argv=None):
     """Run the CLI, turning user errors into one clear line and exit status 2."""
-    from ..errors import USER_ERRORS
     try:
         cli.main(args=argv, standalone_mode=False)
     except click.exceptions.Abort:
@@ -66,7 +66,7 @@ def main(argv=None):
     except click.ClickException as e:
         e.show()
         sys.exit(e.exit_code)
-    except USER_ERRORS as e:
+    except UserError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     except OSError as e:        # a read-only or full disk, a path under a file ...

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import UserError
 from ..suggest import did_you_mean
 from .api import N_PARAMS
 
@@ -16,7 +17,7 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
-class StrategyError(ValueError):
+class StrategyError(UserError):
     """An unknown strategy, parameter, or bad parameter value."""
 
 
