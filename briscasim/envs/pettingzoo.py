@@ -29,6 +29,17 @@
   0 to all). Every other keyword argument of
   :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's; a preset
   that plays a match is played deal by deal (:func:`~briscasim.envs.episode.deal_rules`).
+- ``state()`` is the global state for a centralised critic: every seat's observation, seat
+  0 first, end to end (``players * OBSERVATION_LEN`` int8, ``state_space``). It holds every
+  hand (never the face-down stock's order): give it to a critic in training, never to a
+  seat's policy.
+- As PettingZoo's AEC API has it: ``step``, ``observe``, ``last``, ``state`` and
+  ``agent_iter`` need a ``reset()`` first; once the deal is over every agent is terminated,
+  and ``step(None)`` removes the agent selected (any other action is refused) until none is
+  left; a step after that is refused too, until the next ``reset()``. An action is a whole
+  number (a Python or numpy integer; not a bool or a float) that the engine finds legal. Every
+  refusal is an :class:`~briscasim.errors.IllegalAction` (a bad action) or a
+  :class:`~briscasim.errors.UserError` (a call out of order, an unknown agent).
 """
 from __future__ import annotations
 
@@ -37,7 +48,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine.layout import MAX_LEGAL_ANY, N_ACTIONS
-from ..errors import UserError
+from ..errors import IllegalAction, UserError
 from ..game import Deal, check_count
 from .episode import deal_rules
 from .observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
@@ -85,15 +96,28 @@ class BriscaEnv(AECEnv):
         act_space = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = spaces.Box(0, np.tile(_observation_high(), n),
+                                      (n * OBSERVATION_LEN,), np.int8)
         self._legal_scratch = np.empty(MAX_LEGAL_ANY, np.int16)
         self.deal: Deal | None = None
         self.deal_index = -1
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent) -> str:
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise UserError(f"agent {agent!r} is not one of this environment's agents "
+                            f"({self.possible_agents[0]} .. {self.possible_agents[-1]})")
+        return agent
+
+    def _check_reset(self, what: str) -> None:
+        if self.deal is None:
+            raise UserError(f"{what} needs a deal: call env.reset() first (the environment "
+                            f"has not been reset since it was made or closed)")
 
     # ---- the deal ----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -115,20 +139,51 @@ class BriscaEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.deal.turn]
 
     def observe(self, agent):
+        self._check_reset("observe()")
+        seat = self.agent_name_mapping[self._known(agent)]
         obs = np.empty(OBSERVATION_LEN, np.int8)
         mask = np.empty(N_ACTIONS, np.int8)
-        _observe(self._r, self.deal.state, self.agent_name_mapping[agent], obs, mask,
-                 self._legal_scratch)
+        _observe(self._r, self.deal.state, seat, obs, mask, self._legal_scratch)
         return {"observation": obs, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """Every seat's observation, seat 0 first, end to end (every hand: for a centralised
+        critic, never for a seat's policy)."""
+        self._check_reset("state()")
+        out = np.empty((self.rules.players, OBSERVATION_LEN), np.int8)
+        mask = np.empty(N_ACTIONS, np.int8)
+        for seat in range(self.rules.players):
+            _observe(self._r, self.deal.state, seat, out[seat], mask, self._legal_scratch)
+        return out.reshape(-1)
+
+    def last(self, observe: bool = True):
+        self._check_reset("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2 ** 63):
+        self._check_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def step(self, action) -> None:
+        self._check_reset("step()")
+        if not self.agents:
+            raise UserError("step() after the deal is over and every agent has been removed: "
+                            "call env.reset() for the next deal")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            if action is not None:
+                raise IllegalAction(f"the deal is over: {agent} is terminated, and the only "
+                                    f"step for it is step(None), which removes it; got "
+                                    f"{action!r}")
+            self._was_dead_step(None)
             return
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalAction(f"action {action!r} ({type(action).__name__}) for {agent}: an "
+                                f"action is a whole number, an int or a numpy integer, from "
+                                f"0 below {N_ACTIONS}")
+        self.deal.play(int(action))          # an illegal action raises IllegalAction
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.deal.play(int(action))          # an illegal action raises IllegalAction
         if self.deal.over:
             rewards = np.zeros(self.rules.players, np.float32)
             write_rewards(self._r, self.deal.state, REWARDS[self.reward_kind], rewards)
