@@ -1,5 +1,5 @@
-"""The OpenSpiel game: OpenSpiel's own checks, what each seat may see, resampling, and
-OpenSpiel's ISMCTS bot playing it."""
+"""The OpenSpiel game: OpenSpiel's own checks and playthroughs, what each seat may see, the
+public and private observers, resampling, and OpenSpiel's ISMCTS bot playing it."""
 import pickle
 
 import numpy as np
@@ -12,7 +12,10 @@ from briscasim.engine import layout as L  # noqa: E402
 from briscasim.envs import observe, register_openspiel  # noqa: E402
 from briscasim.game import Deal, seeded_deck  # noqa: E402
 
+from repo_scripts import load  # noqa: E402
+
 register_openspiel()
+PLAYTHROUGHS = load("openspiel_playthroughs")
 
 
 def _dealt(game, seed, item=0):
@@ -142,3 +145,86 @@ def test_openspiels_ismcts_bot_plays_it():
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(int(action))
+
+
+@pytest.mark.parametrize("preset", PLAYTHROUGHS.PRESETS)
+def test_openspiels_playthrough_replays_as_stored(preset):
+    stored, replayed = PLAYTHROUGHS.replay(preset)
+    for i, (want, got) in enumerate(zip(stored.split("\n"), replayed.split("\n"))):
+        assert got == want, f"{preset}: line {i + 1} of the playthrough differs"
+    assert replayed == stored
+    assert "PublicObservationString()" in stored and "PrivateObservationString(1)" in stored
+
+
+def test_a_playthrough_for_each_family_and_no_other():
+    assert sorted(p.name for p in PLAYTHROUGHS.DIR.iterdir()) == \
+        sorted(PLAYTHROUGHS.path(p).name for p in PLAYTHROUGHS.PRESETS)
+
+
+PUBLIC = pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
+                                    private_info=pyspiel.PrivateInfoType.NONE)
+PRIVATE = pyspiel.IIGObservationType(public_info=False, perfect_recall=False,
+                                     private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+
+
+@pytest.mark.parametrize("preset", ["brisca-4-pairs-signals", "chiamata-5", "schembil"])
+def test_the_public_observer_is_everyones_and_the_private_one_the_seats_own(preset):
+    game = pyspiel.load_game("briscasim", {"preset": preset})
+    public, private = game.make_py_observer(PUBLIC), game.make_py_observer(PRIVATE)
+    n = game.num_players()
+    state = _dealt(game, 3)
+    rng = np.random.default_rng(3)
+    while not state.is_terminal():
+        deal = state.deal
+        public.set_from(state, 0)
+        tensor, text = public.tensor.copy(), public.string_from(state, 0)
+        for p in range(n):
+            public.set_from(state, p)
+            assert (public.tensor == tensor).all() and public.string_from(state, p) == text
+            private.set_from(state, p)
+            assert np.flatnonzero(private.dict["hand"]).tolist() == sorted(deal.hand(p))
+            view = deal.view(p)
+            assert private.string_from(state, p).startswith(
+                f"seat {p}: hand {' '.join(card_code(c) for c in sorted(view.hand_cards))}")
+        hidden = [c for s in range(n) for c in deal.hand(s)
+                  if deal.view((s + 1) % n).known[c] == L.KNOWN_UNSEEN]
+        named = {card_code(c) for c in hidden if c != deal.called}    # a call names a card
+        assert not set(text.replace(";", " ").split()) & named
+        assert not public.dict["held"][:, hidden].any()
+        assert public.dict["unseen"][hidden].all()
+        # every state a seat cannot tell from this one shows the same public view
+        p = state.current_player()
+        other = state.resample_from_infostate(p, None, rng)
+        public.set_from(other, p)
+        assert (public.tensor == tensor).all() and public.string_from(other, p) == text
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_the_public_view_of_a_swap_and_a_trick():
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
+    public = game.make_py_observer(PUBLIC)
+    for seed in range(20):          # a deal with a swap: swap whenever offered
+        state = _dealt(game, seed)
+        while not (state.deal.swaps or state.is_terminal()):
+            legal = state.legal_actions()
+            state.apply_action(L.ACTION_SWAP if L.ACTION_SWAP in legal else legal[0])
+        if state.deal.swaps:
+            break
+    swap = state.deal.swaps[0]
+    public.set_from(state, 0)
+    assert public.dict["held"][swap.seat, swap.taken] == 1     # the face-up card taken
+    assert f"{card_code(swap.taken)} at seat {swap.seat}" in public.string_from(state, 0)
+    assert sum(public.dict["points"]) == sum(state.deal.points)
+    assert public.dict["trick_no"][0] == len(state.deal.tricks)
+
+
+def test_observers_it_does_not_have_are_refused_with_the_ones_it_has():
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
+    for iig in (pyspiel.IIGObservationType(perfect_recall=False,
+                                           private_info=pyspiel.PrivateInfoType.ALL_PLAYERS),
+                pyspiel.IIGObservationType(public_info=False, perfect_recall=True)):
+        with pytest.raises(ValueError, match="briscasim has no observer for .*: it observes "
+                                             "a seat"):
+            game.make_py_observer(iig)
+    with pytest.raises(ValueError, match="observation parameters are not supported"):
+        game.make_py_observer(None, {"x": 1})

@@ -33,7 +33,9 @@ import numpy as np
 import pyspiel
 
 from .. import cards as C
+from ..engine import core
 from ..engine import layout as L
+from ..engine.chiamata import bid_target, trick_partner
 from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
 from ..suggest import valid_choices
@@ -112,10 +114,24 @@ class BriscaGame(pyspiel.Game):
         return BriscaState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """The information state (``perfect_recall``), a seat's observation (the default),
+        the public observation (``private_info NONE``) or a seat's private one
+        (``public_info False``)."""
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
-        return BriscaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-                              self.rules)
+        iig = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        single = iig.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig.public_info and single:
+            return BriscaObserver(iig, self.rules)
+        if not iig.perfect_recall and iig.public_info \
+                and iig.private_info == pyspiel.PrivateInfoType.NONE:
+            return PublicObserver(self.rules)
+        if not iig.perfect_recall and not iig.public_info and single:
+            return PrivateObserver(self.rules)
+        raise ValueError(
+            f"briscasim has no observer for {iig}: it observes a seat (public_info True, "
+            f"private_info SINGLE_PLAYER, with or without perfect_recall), the public cards "
+            f"and history (private_info NONE) or a seat's own cards (public_info False)")
 
 
 def _max_multiplier(rules: Rules) -> int:
@@ -241,10 +257,11 @@ def information(state: BriscaState, player: int) -> str:
                                            for row in _seen(state, player)])
 
 
-def _seen(state: BriscaState, player: int) -> list[tuple]:
+def _seen(state: BriscaState, player: int | None) -> list[tuple]:
     """What ``player`` has seen, in order: ``(kind, seat, card, card)`` (cards as codes,
     ``-`` for none; a bid's code, or a reopen answer, in place of the first card), and its
-    partners' signals now."""
+    partners' signals now; with ``player`` None, what every seat has seen (the public
+    history)."""
     if state.deal is None:
         return []
     rows = []
@@ -264,7 +281,7 @@ def _seen(state: BriscaState, player: int) -> list[tuple]:
             a = C.card_code(e.a) if e.kind not in ("black_hand", "pass") else "-"
         b = C.card_code(e.b) if e.kind == "swap" else "-"
         rows.append((e.kind, e.seat, a, b))
-    sig = state.deal.view(player).signals
+    sig = 0 if player is None else state.deal.view(player).signals
     if sig:
         rows.append(("signals", sig & 0xFF, (sig >> 8) & 0xFF, "-"))
     return rows
@@ -275,10 +292,6 @@ class BriscaObserver:
     seat."""
 
     def __init__(self, iig_obs_type, rules):
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
-                or not iig_obs_type.public_info:
-            raise ValueError("briscasim observes for one seat: its own cards and the public "
-                             "ones (private_info SINGLE_PLAYER, public_info True)")
         self.perfect_recall = iig_obs_type.perfect_recall
         self.rules = rules
         if self.perfect_recall:
@@ -330,19 +343,165 @@ class BriscaObserver:
         if state.deal is None:
             return f"seat {player}: dealing"
         deal, view = state.deal, state.deal.view(player)
-        known = "; ".join(f"{C.card_code(c)} at seat {s}" for c, s in sorted(view.known.items())
-                          if 0 <= s < L.MAX_PLAYERS and s != player)
-        up = C.card_code(deal.face_up) if view.public[L.S_TO_DRAW] else "-"
-        auction = ""
-        if self.rules.chiamata:
-            called = deal.called
-            partner = [e.seat for e in deal.events if e.kind == "play" and e.a == called]
-            auction = (f"; auction {' '.join(f'{s}:{a}' for s, a in deal.auction) or '-'}; "
-                       f"called {'-' if called is None else C.card_code(called)}; partner "
-                       f"{partner[0] if partner else '-'}")
         return (f"seat {player}: hand {' '.join(map(C.card_code, sorted(view.hand_cards)))}; "
-                f"trick {' '.join(map(C.card_code, deal.current_trick)) or '-'}; face-up {up}; "
-                f"trump {C.suit_name(deal.trump)}; to draw {int(view.public[L.S_TO_DRAW])}; "
-                f"points {' '.join(map(str, deal.points))}; known {known or '-'}; "
-                f"swap offer {'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}"
-                f"{auction}")
+                f"{_table(deal, player)}; swap offer "
+                f"{'yes' if deal.phase == 'swap' and deal.turn == player else 'no'}"
+                f"{_auction(deal)}")
+
+
+def _table(deal: Deal, player: int | None) -> str:
+    """The public cards and counts of ``deal`` as text; ``known`` names the cards known to
+    be in a hand other than ``player``'s (None: in any hand)."""
+    places = deal.state[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS]
+    known = "; ".join(f"{C.card_code(c)} at seat {s}" for c, s in enumerate(places.tolist())
+                      if 0 <= s < L.MAX_PLAYERS and s != player)
+    to_draw = int(deal.state[L.S_TO_DRAW])
+    up = C.card_code(deal.face_up) if to_draw else "-"
+    return (f"trick {' '.join(map(C.card_code, deal.current_trick)) or '-'}; face-up {up}; "
+            f"trump {C.suit_name(deal.trump)}; to draw {to_draw}; "
+            f"points {' '.join(map(str, deal.points))}; known {known or '-'}")
+
+
+def _auction(deal: Deal) -> str:
+    """Briscola Chiamata's public auction, call and partner as text ("" in a trick game)."""
+    if not deal.rules.chiamata:
+        return ""
+    called = deal.called
+    partner = [e.seat for e in deal.events if e.kind == "play" and e.a == called]
+    return (f"; auction {' '.join(f'{s}:{a}' for s, a in deal.auction) or '-'}; "
+            f"called {'-' if called is None else C.card_code(called)}; partner "
+            f"{partner[0] if partner else '-'}")
+
+
+class PublicObserver:
+    """OpenSpiel's public observer (``private_info NONE``): what every seat knows now, the
+    same for every player. The tensor: per card, whether it is in the current trick
+    (``winning`` marks the card winning it), played to a finished trick, face up (the
+    face-up card, or the stock's top when shown), publicly known to be in seat s's hand
+    (``held``, a row a seat) or unseen; the trump suit, the seat to act and the seat that
+    led, one-hot; a swap offer pending; tricks completed, cards to draw; card points and
+    tricks per side, in side order; in Briscola Chiamata the auction's phase, each seat's
+    latest bid (1 + its level) and pass, the standing bid (1 + level) and its target, its
+    seat, the called card and the partner once the called card is played. The string: the
+    same as text, then the public history, an event a line."""
+
+    def __init__(self, rules: Rules):
+        n = L.N_CARD_IDS
+        pieces = [("trick", (n,)), ("winning", (n,)), ("played", (n,)), ("face_up", (n,)),
+                  ("held", (L.MAX_PLAYERS, n)), ("unseen", (n,)), ("trump", (4,)),
+                  ("turn", (L.MAX_PLAYERS,)), ("leader", (L.MAX_PLAYERS,)),
+                  ("swap_offer", (1,)), ("trick_no", (1,)), ("to_draw", (1,)),
+                  ("points", (L.MAX_SIDES,)), ("tricks_won", (L.MAX_SIDES,))]
+        if rules.chiamata:
+            pieces += [("auction_phase", (3,)), ("seat_bids", (L.MAX_PLAYERS,)),
+                       ("passed", (L.MAX_PLAYERS,)), ("contract", (1,)), ("target", (1,)),
+                       ("caller", (L.MAX_PLAYERS,)), ("called", (n,)),
+                       ("partner", (L.MAX_PLAYERS,))]
+        self.tensor, self.dict = _pieces(pieces)
+
+    def set_from(self, state, player):
+        self.tensor.fill(0)
+        if state.deal is None:
+            return
+        deal, d = state.deal, self.dict
+        s, r = deal.state, deal._r
+        known = s[L.S_KNOWN:L.S_KNOWN + L.N_CARD_IDS]
+        trick = deal.current_trick
+        d["trick"][trick] = 1
+        if trick:
+            d["winning"][trick[core.trick_winner_index(r, s)]] = 1
+        d["played"][:] = known == L.KNOWN_PLAYED
+        d["played"][trick] = 0
+        d["face_up"][:] = (known == L.KNOWN_FACE_UP) | (known == L.KNOWN_STOCK_TOP)
+        for seat in range(deal.rules.players):
+            d["held"][seat] = known == seat
+        d["unseen"][:] = known == L.KNOWN_UNSEEN
+        if 0 <= s[L.S_TRUMP] < 4:
+            d["trump"][s[L.S_TRUMP]] = 1
+        if not deal.over:
+            d["turn"][deal.turn] = 1
+        d["leader"][s[L.S_LEADER]] = 1
+        d["swap_offer"][0] = deal.phase == "swap"
+        d["trick_no"][0], d["to_draw"][0] = s[L.S_TRICK_NO], s[L.S_TO_DRAW]
+        sides = int(r[L.R_N_SIDES])
+        d["points"][:sides] = s[L.S_POINTS:L.S_POINTS + sides]
+        d["tricks_won"][:sides] = s[L.S_TRICKS_WON:L.S_TRICKS_WON + sides]
+        if deal.rules.chiamata:
+            n = deal.rules.players
+            d["auction_phase"][:] = [deal.phase == p for p in ("auction", "reopen", "call")]
+            d["seat_bids"][:n] = s[L.S_SEAT_BIDS:L.S_SEAT_BIDS + n] + 1
+            d["passed"][:n] = [(s[L.S_PASSED] >> seat) & 1 for seat in range(n)]
+            if s[L.S_BID] >= 0:
+                d["contract"][0] = s[L.S_BID] + 1
+                d["target"][0] = bid_target(r, s[L.S_BID])
+                d["caller"][s[L.S_BIDDER]] = 1
+            if deal.called is not None:
+                d["called"][deal.called] = 1
+                partner = trick_partner(r, s)
+                if partner >= 0:
+                    d["partner"][partner] = 1
+
+    def string_from(self, state, player):
+        if state.deal is None:
+            return f"dealing: {len(state.deck)} cards placed"
+        deal = state.deal
+        turn = "-" if deal.over else f"{deal.turn}{' (swap offer)' * (deal.phase == 'swap')}"
+        return "\n".join([f"{_table(deal, None)}; to act {turn}{_auction(deal)}"]
+                         + [" ".join(map(str, row)) for row in _seen(state, None)])
+
+
+class PrivateObserver:
+    """OpenSpiel's private observer (``public_info False``): what the seat alone knows now.
+    The tensor: its hand (1 per card), its partners' signal bits (as the observation's
+    ``signals``), under ``signals = rais`` the team-mate's cards a captain's rais shows
+    (``rais_hand``), and in Briscola Chiamata whether it holds the called card. The string:
+    the same as text."""
+
+    def __init__(self, rules: Rules):
+        pieces = [("hand", (L.N_CARD_IDS,)), ("signals", (_SIGNALS,))]
+        if rules.signals == "rais":
+            pieces.append(("rais_hand", (L.N_CARD_IDS,)))
+        if rules.chiamata:
+            pieces.append(("holds_called", (1,)))
+        self.tensor, self.dict = _pieces(pieces)
+
+    def set_from(self, state, player):
+        self.tensor.fill(0)
+        if state.deal is None:
+            return
+        view = state.deal.view(player)
+        self.dict["hand"][view.hand_cards] = 1
+        self.dict["signals"][:] = [(view.signals >> bit) & 1 for bit in range(_SIGNALS)]
+        if "rais_hand" in self.dict:
+            self.dict["rais_hand"][_rais_hand(view.signals)] = 1
+        if "holds_called" in self.dict:
+            self.dict["holds_called"][0] = state.deal.called in view.hand_cards
+
+    def string_from(self, state, player):
+        if state.deal is None:
+            return f"seat {player}: dealing"
+        deal, view = state.deal, state.deal.view(player)
+        text = f"seat {player}: hand {' '.join(map(C.card_code, sorted(view.hand_cards)))}"
+        if deal.rules.signals != "none":
+            text += f"; signals {''.join(str(view.signals >> b & 1) for b in range(_SIGNALS))}"
+        if deal.rules.signals == "rais":
+            text += f"; rais shows {' '.join(map(C.card_code, _rais_hand(view.signals))) or '-'}"
+        if deal.rules.chiamata:
+            text += f"; holds the called card {'yes' if deal.called in view.hand_cards else 'no'}"
+        return text
+
+
+def _rais_hand(signals: int) -> list[int]:
+    """The team-mate's cards that a captain's rais signals show."""
+    return [c for c in range(L.N_CARD_IDS) if signals >> (L.RAIS_HAND_SHIFT + c) & 1]
+
+
+def _pieces(pieces) -> tuple[np.ndarray, dict]:
+    """One float32 tensor, and its named pieces of the given shapes as views of it."""
+    tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+    views, at = {}, 0
+    for name, shape in pieces:
+        size = int(np.prod(shape))
+        views[name] = tensor[at:at + size].reshape(shape)
+        at += size
+    return tensor, views
