@@ -1,9 +1,12 @@
-"""Kernels compiled on first use, and two fixes to numba's inliner.
+"""Kernels compiled on first use, the notice that a compile starts, and two fixes to numba's
+inliner.
 
 A kernel with an explicit signature in ``@njit`` compiles when its module is imported. The
 batch kernels and the search strategies instead compile (or load from the numba cache) only
 when a run first needs them, so that a random-vs-random simulation never waits for ISMCTS to
-compile, and a run of single deals never waits for the match kernel.
+compile, and a run of single deals never waits for the match kernel. Whatever compiles, on
+any path (a batch kernel, the step API, a position's analysis, a user strategy), says so on
+stderr first (:data:`NOTICE`).
 
 Importing this module (the engine's modules do, before anything of theirs compiles) also
 mends two costs of numba's IR inliner: a quadratic copy (:func:`_fix_inliner`) and the
@@ -19,7 +22,7 @@ import threading
 import time
 import warnings
 
-from numba.core import inline_closurecall, types
+from numba.core import event, inline_closurecall, types
 from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaExperimentalFeatureWarning
@@ -164,10 +167,12 @@ _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here
 _SLOTS = {}         # FunctionSlot of each kernel, by id
 _SECONDS = [0.0]    # spent in compiled(): compiling, or loading from the numba cache
-_NOTICE = "compiling the engine for this lineup, about 20 s, once (then it loads from the cache)"
-_NOTICED = threading.Event()
+NOTICE = "compiling the engine, once (later runs load it from the cache)"
 NOTICE_AFTER = 3.0
 """Seconds a load from the numba cache may take before the compile notice shows anyway."""
+NOTICE_GAP = 2.0
+"""Seconds after a compile ends within which the next one is part of the same wait (no
+second notice)."""
 
 
 def compile_seconds() -> float:
@@ -176,18 +181,48 @@ def compile_seconds() -> float:
     return _SECONDS[0]
 
 
-def _notice():
-    if not _NOTICED.is_set():
-        _NOTICED.set()
-        print(_NOTICE, file=sys.stderr, flush=True)
+class _CompileNotice(event.Listener):
+    """Prints :data:`NOTICE` to stderr when numba starts to compile a function of any
+    caller (numba's cache had none), before it compiles: once for compiles that follow each
+    other within :data:`NOTICE_GAP` seconds, as the kernels of one command do. ``quiet``
+    (:func:`quiet_notices`) stops it, for callers that show their own progress."""
+
+    def __init__(self):
+        self.depth = 0
+        self.shown = False
+        self.ended = -float("inf")
+        self.quiet = 0
+
+    def show(self):
+        if not self.shown and not self.quiet:
+            self.shown = True
+            print(NOTICE, file=sys.stderr, flush=True)
+
+    def on_start(self, ev):
+        self.depth += 1
+        if self.depth == 1:
+            if time.monotonic() - self.ended > NOTICE_GAP:
+                self.shown = False
+            self.show()
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0:
+            self.ended = time.monotonic()
 
 
-def _cached(kernel) -> bool:
-    """True if numba's cache holds an index for ``kernel`` (it may still be stale)."""
-    try:
-        return os.path.exists(kernel._cache._cache_file._index_path)
-    except AttributeError:
-        return False
+_NOTICES = _CompileNotice()
+event.register("numba:compile", _NOTICES)
+
+
+class quiet_notices:
+    """A context in which no compile notice shows (re-entrant)."""
+
+    def __enter__(self):
+        _NOTICES.quiet += 1
+
+    def __exit__(self, *exc):
+        _NOTICES.quiet -= 1
 
 
 def compiled(kernel, signature):
@@ -201,9 +236,7 @@ def compiled(kernel, signature):
                 if (kernel.py_func.__closure__ is not None
                         and isinstance(kernel._cache, FunctionCache)):
                     kernel._cache = ClosureCache(kernel.py_func)
-                if not _cached(kernel):
-                    _notice()
-                timer = threading.Timer(NOTICE_AFTER, _notice)
+                timer = threading.Timer(NOTICE_AFTER, _NOTICES.show)
                 timer.daemon = True
                 timer.start()
                 try:

@@ -177,7 +177,9 @@ def test_no_progress_bar_in_a_pipe(tmp_path, briscasim):
     assert "deals/s" in r.stderr and "|" not in r.stderr and "\r" not in r.stderr
 
 
-def test_a_compile_prints_one_notice(capfd):
+def test_a_compile_prints_one_notice(capfd, monkeypatch):
+    """Any compile announces itself on stderr before it starts, once for compiles that
+    follow each other closely."""
     import numba
     from numba.core import types
 
@@ -187,12 +189,26 @@ def test_a_compile_prints_one_notice(capfd):
     def fresh(x):
         return x + 1
 
+    @numba.njit
+    def twice(x):
+        return fresh(x) * 2
+
+    @numba.njit
+    def thrice(x):
+        return x * 3
+
+    monkeypatch.setattr(jit, "NOTICE_GAP", 0.0)        # whatever compiled before
     before = jit.compile_seconds()
-    jit._NOTICED.clear()
     jit.compiled(fresh, (types.int64,))
     assert fresh(1) == 2 and jit.compile_seconds() > before
-    err = capfd.readouterr().err
-    assert err.count("compiling the engine for this lineup, about 20 s, once") == 1
+    monkeypatch.setattr(jit, "NOTICE_GAP", 60.0)
+    assert twice(1) == 4                                # numba's own lazy compile
+    assert capfd.readouterr().err.count(jit.NOTICE) == 1
+    monkeypatch.setattr(jit, "NOTICE_GAP", 0.0)
+    assert thrice(2) == 6
+    with jit.quiet_notices():
+        assert thrice(2.5) == 7.5
+    assert capfd.readouterr().err.count(jit.NOTICE) == 1
 
 
 # commands an example may run here: not play (a person at the keyboard), nor the long jobs
