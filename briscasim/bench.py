@@ -159,60 +159,88 @@ def peak_rss_mb(deals: int, workers: int | None = None) -> float:
     return int(_child(code)[1].split()[-1]) / 1024     # both are in KB on Linux
 
 
-def ismcts_figures(repeats: int = 3) -> dict | None:
-    """``measure_iterations_per_second`` of the ISMCTS strategy, best of ``repeats``, if that
-    module has it."""
+def ismcts_figures(repeats: int = 3, n_deals: int = 10) -> dict | None:
+    """``measure_iterations_per_second`` of the ISMCTS strategy over the decisions of
+    ``n_deals`` play-outs, best of ``repeats``, if that module has it."""
     from .strategies import ismcts
     fn = getattr(ismcts, "measure_iterations_per_second", None)
     if fn is None:
         return None
-    return max((fn() for _ in range(repeats)), key=lambda f: f["iterations_per_second"])
+    return max((fn(n_deals=n_deals) for _ in range(repeats)),
+               key=lambda f: f["iterations_per_second"])
+
+
+QUICK = dict(deals=100_000, greedy_deals=20_000, repeats=1, memory_deals=(100_000,),
+             ismcts_deals=2)
+"""The counts of ``briscasim bench --quick``: every figure, measured once on fewer deals."""
 
 
 def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int = 3,
               memory_deals=(10_000, 100_000, 1_000_000), cold: bool = False,
-              ismcts: bool = True, progress=None) -> dict:
+              ismcts: bool = True, progress=None, ismcts_deals: int = 10) -> dict:
     """Measure every figure of ``briscasim bench``; returns a JSON-ready dict.
 
-    ``progress(message)`` is called before each measurement.
+    ``progress(step, steps, message)`` is called before each measurement (``step`` counts
+    from 1).
     """
-    say = progress or (lambda message: None)
     cores = os.cpu_count() or 1
     out = {"preset": BENCH_PRESET, "cores": cores, "deals": deals, "repeats": repeats,
            "python": sys.version.split()[0]}
-    say("random vs random, one thread (kernel)")
-    out["random_deals_per_second"] = kernel_deals_per_second("random", deals, repeats)
-    say("random vs random, simulate() on 1 and on every core")
-    one = simulate_deals_per_second("random", deals, 1, repeats)
-    every = simulate_deals_per_second("random", deals, cores, repeats)
-    out["random_deals_per_second_simulate_one_core"] = one
-    out["random_deals_per_second_all_cores"] = every
-    out["scaling"] = every / one
-    say("greedy vs greedy, one thread (kernel)")
-    out["greedy_deals_per_second"] = kernel_deals_per_second("greedy", greedy_deals, repeats)
-    say("expert vs expert, one thread (kernel)")
-    out["expert_deals_per_second"] = kernel_deals_per_second("expert", greedy_deals, repeats)
-    say("Briscola Chiamata (chiamata-5, auction included), random and greedy, one thread")
-    out["chiamata_random_deals_per_second"] = kernel_deals_per_second(
-        "random", deals, repeats, preset=CHIAMATA_PRESET)
-    out["chiamata_greedy_deals_per_second"] = kernel_deals_per_second(
-        "greedy", greedy_deals, repeats, preset=CHIAMATA_PRESET)
-    say("the Python step API, random legal actions, one thread")
-    out["step_api_deals_per_second"] = step_api_deals_per_second(repeats=repeats)
-    out["vector_env_steps_per_second"] = vector_env_steps_per_second(2 ** 10, 2 * deals, repeats)
-    if ismcts:
-        say("ismcts iterations per second")
-        fig = ismcts_figures(repeats)
+
+    def simulated():
+        one = simulate_deals_per_second("random", deals, 1, repeats)
+        every = simulate_deals_per_second("random", deals, cores, repeats)
+        out["random_deals_per_second_simulate_one_core"] = one
+        out["random_deals_per_second_all_cores"] = every
+        out["scaling"] = every / one
+
+    def searched():
+        fig = ismcts_figures(repeats, ismcts_deals)
         out["ismcts_iterations_per_second"] = fig["iterations_per_second"] if fig else None
         if fig:
             out["ismcts_ms_per_move"] = fig.get("ms_per_move")
-    say("start-up: warm cache")
-    out["warm_start_seconds"] = start_seconds(cold=False)[0]
-    if cold:
-        say("start-up: cold cache (compiles the kernels of a random run)")
+
+    def started_cold():
         out["cold_start_seconds"], out["cold_start_cpu_seconds"] = start_seconds(cold=True)
-    say("peak memory against deals")
-    out["peak_rss_mb"] = {str(n): peak_rss_mb(n) for n in memory_deals}
+
+    def put(key, fn, *args, **kwargs):
+        return lambda: out.__setitem__(key, fn(*args, **kwargs))
+
+    steps = [
+        ("random vs random, one thread (kernel)",
+         put("random_deals_per_second", kernel_deals_per_second, "random", deals, repeats)),
+        ("random vs random, simulate() on 1 and on every core", simulated),
+        ("greedy vs greedy, one thread (kernel)",
+         put("greedy_deals_per_second", kernel_deals_per_second, "greedy", greedy_deals,
+             repeats)),
+        ("expert vs expert, one thread (kernel)",
+         put("expert_deals_per_second", kernel_deals_per_second, "expert", greedy_deals,
+             repeats)),
+        (f"random in Briscola Chiamata ({CHIAMATA_PRESET}, auction included), one thread",
+         put("chiamata_random_deals_per_second", kernel_deals_per_second, "random", deals,
+             repeats, preset=CHIAMATA_PRESET)),
+        (f"greedy in Briscola Chiamata ({CHIAMATA_PRESET}), one thread",
+         put("chiamata_greedy_deals_per_second", kernel_deals_per_second, "greedy",
+             greedy_deals, repeats, preset=CHIAMATA_PRESET)),
+        ("the Python step API, random legal actions, one thread",
+         put("step_api_deals_per_second", step_api_deals_per_second, repeats=repeats)),
+        ("VectorEnv, random legal actions, one thread",
+         put("vector_env_steps_per_second", vector_env_steps_per_second, 2 ** 10, 2 * deals,
+             repeats)),
+        *([("ismcts iterations per second", searched)] if ismcts else []),
+        ("start-up: warm cache",
+         lambda: out.__setitem__("warm_start_seconds", start_seconds(cold=False)[0])),
+        *([("start-up: cold cache (compiles the kernels of a random run)", started_cold)]
+          if cold else []),
+    ]
+    rss = out["peak_rss_mb"] = {}
+    steps += [(f"peak memory of {n:,} deals", put_rss)
+              for n, put_rss in ((n, lambda n=n: rss.__setitem__(str(n), peak_rss_mb(n)))
+                                 for n in memory_deals)]
+    for i, (message, measure) in enumerate(steps, 1):
+        if progress is not None:
+            progress(i, len(steps), message)
+        measure()
     return out
 
 

@@ -11,10 +11,14 @@ pytestmark = pytest.mark.slow     # measures the engine
 
 def test_bench_cli_json(capsys):
     """One run of the whole bench (its subprocesses are most of a run's time), through the
-    command line."""
-    main(["bench", "--deals", "2000", "--greedy-deals", "500", "--repeats", "1",
+    command line: ``--quick`` with smaller counts given, each step shown on stderr."""
+    main(["bench", "--quick", "--deals", "2000", "--greedy-deals", "500",
           "--memory-deals", "1000,5000", "--json"])
-    d = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    steps = [line for line in err.splitlines() if line.startswith("[")]
+    assert steps[0].startswith("[1/12, ") and steps[-1].startswith("[12/12, ")
+    assert d["repeats"] == 1 and d["deals"] == 2000
     for key in ("random_deals_per_second", "random_deals_per_second_all_cores", "scaling",
                 "greedy_deals_per_second", "expert_deals_per_second",
                 "chiamata_random_deals_per_second", "chiamata_greedy_deals_per_second",
