@@ -10,6 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from briscasim.cards import card_code  # noqa: E402
 from briscasim.engine import layout as L  # noqa: E402
 from briscasim.envs import observe, register_openspiel  # noqa: E402
+from briscasim.errors import IllegalAction  # noqa: E402
 from briscasim.game import Deal, seeded_deck  # noqa: E402
 
 from repo_scripts import load  # noqa: E402
@@ -228,3 +229,14 @@ def test_observers_it_does_not_have_are_refused_with_the_ones_it_has():
             game.make_py_observer(iig)
     with pytest.raises(ValueError, match="observation parameters are not supported"):
         game.make_py_observer(None, {"x": 1})
+
+
+def test_a_chance_outcome_off_the_deck_is_refused():
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
+    state = game.new_initial_state()
+    state.apply_action(3)
+    with pytest.raises(IllegalAction, match="chance outcome Co: .* is placed already"):
+        state.apply_action(3)
+    with pytest.raises(IllegalAction, match="chance outcome 8o: .* is not in it"):
+        state.apply_action(6)           # the eights and nines are not in the deck
+    assert state.deck == [3] and len(state.chance_outcomes()) == 39

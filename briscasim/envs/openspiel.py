@@ -36,6 +36,7 @@ from .. import cards as C
 from ..engine import core
 from ..engine import layout as L
 from ..engine.chiamata import bid_target, trick_partner
+from ..errors import IllegalAction
 from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
 from ..suggest import valid_choices
@@ -176,7 +177,14 @@ class BriscaState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.deal is None:
-            self.deck.append(int(action))
+            card = int(action)
+            if card not in self._cards or card in self.deck:
+                what = C.card_code(card) if 0 <= card < L.N_CARD_IDS else str(card)
+                raise IllegalAction(f"chance outcome {what}: the deal places each card of "
+                                    f"the deck once, and {what} is "
+                                    f"{'placed already' if card in self.deck else 'not in it'}"
+                                    f"; the outcomes now are chance_outcomes()")
+            self.deck.append(card)
             if len(self.deck) == len(self._cards):
                 self.deal = Deal(self.rules, self.deck)
         else:
