@@ -167,3 +167,21 @@ def test_every_preset_is_an_environment_a_match_preset_deal_by_deal():
     assert sorted(np.flatnonzero(env.action_mask[0])) == sorted(want.legal_actions())
     with pytest.raises(UserError, match="match = 'deals 3' is not supported"):
         VectorEnv("brisca-2", 2, match="deals 3")
+
+
+def test_observe_refuses_what_is_not_a_deal_and_a_seat_of_it():
+    deal = Deal.from_seed(Rules.preset("brisca-2"), 1)
+    r, state = deal._r, deal.state
+    for args, message in [
+            ((r, state, 2), r"seat = 2 must be a seat from 0 to 1"),
+            ((r, state, -1), r"seat = -1 must be"),
+            ((r, state, True), r"seat = True must be"),
+            ((r, state, 1.0), r"seat = 1.0 must be"),
+            ((r, state[:10], 0), rf"state must be Deal.state \({L.STATE_LEN} int16\), not an "
+                                 r"array of shape \(10,\)"),
+            ((list(r), state, 0), r"rules_vector must be Rules.to_array\(\) .*not list"),
+            ((r, state.astype(np.int64), 0), r"type int64")]:
+        with pytest.raises(UserError, match=message):
+            observe(*args)
+    obs, _ = observe(deal._r, deal.state, np.int64(1))
+    assert sorted(np.flatnonzero(obs[:48])) == sorted(deal.hand(1))

@@ -35,10 +35,12 @@ from ..engine.layout import (
     DRAW, KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_LEGAL_ANY,
     MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_AUCTION,
     PHASE_CALL, PHASE_OVER, PHASE_REOPEN, PHASE_SWAP, RAIS_HAND_SHIFT, R_AUCTION, R_HAND_SIZE,
-    R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, R_SIGNALS, SIGNALS_RAIS, S_BID, S_BIDDER,
+    R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, R_SIGNALS, RULES_LEN, SIGNALS_RAIS, STATE_LEN,
+    S_BID, S_BIDDER,
     S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_PASSED, S_PHASE,
     S_POINTS, S_SEAT_BIDS, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRICKS_WON, S_TRUMP,
     S_TURN, S_WINNER, Block)
+from ..errors import UserError
 
 OBSERVATION = Block("observation", "int8")
 O_HAND = OBSERVATION.field("hand", N_CARD_IDS, "1 for each card in the seat's hand")
@@ -310,7 +312,21 @@ def _observe(rules, state, seat, obs, mask, legal):
 def observe(rules_vector: np.ndarray, state: np.ndarray, seat: int) -> tuple[np.ndarray,
                                                                              np.ndarray]:
     """The observation and action mask of ``seat`` in the deal ``state`` (new arrays); the
-    mask is all 0 unless the seat is to act."""
+    mask is all 0 unless the seat is to act. ``rules_vector`` is ``Rules.to_array()`` and
+    ``state`` a deal state (``Deal.state``), both as the engine lays them out; anything else
+    is refused (:class:`~briscasim.errors.UserError`)."""
+    for name, a, length, dtype, source in (("rules_vector", rules_vector, RULES_LEN, np.int64,
+                                            "Rules.to_array()"),
+                                           ("state", state, STATE_LEN, np.int16, "Deal.state")):
+        if not isinstance(a, np.ndarray) or a.shape != (length,) or a.dtype != dtype:
+            what = (f"an array of shape {a.shape} and type {a.dtype}"
+                    if isinstance(a, np.ndarray) else type(a).__name__)
+            raise UserError(f"observe: {name} must be {source} ({length} {np.dtype(dtype)}), "
+                            f"not {what}")
+    players = int(rules_vector[R_PLAYERS])
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+            or not 0 <= seat < players:
+        raise UserError(f"observe: seat = {seat!r} must be a seat from 0 to {players - 1}")
     obs = np.zeros(OBSERVATION_LEN, np.int8)
     mask = np.zeros(N_ACTIONS, np.int8)
     _observe(rules_vector, state, seat, obs, mask, np.empty(MAX_LEGAL_ANY, np.int16))
