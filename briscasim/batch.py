@@ -10,7 +10,7 @@ play needs.
 A *lineup* holds one strategy per seat. With ``n_rot`` rotations each deal is played
 ``n_rot`` times with the same cards, rotation ``r`` seating lineup entry ``(s + r) % n`` at
 seat ``s``. The kernels take the lineup first, as
-:meth:`briscasim.simulate.Lineup.arrays` gives it (``kinds, params, entry_fns, search_fn``),
+:meth:`briscasim.lineup.Lineup.arrays` gives it (``kinds, params, entry_fns, search_fn``),
 then the rules vector. At every decision the engine works out the seat's legal actions
 (:func:`~briscasim.engine.core.legal_actions`) and the strategy picks one.
 
@@ -23,8 +23,8 @@ import threading
 import numpy as np
 from numba import njit, types
 
-from .engine.core import (hand_base, legal_view, shuffled_deck, start_deal, step, window,
-                          write_record)
+from .engine.core import legal_view, shuffled_deck, start_deal, step, write_record
+from .engine.primitives import hand_base, window
 from .engine.layout import (EVERY_FEATURE, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES,
                             N_CARD_IDS, PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
                             R_START_STATE, S_PHASE, S_TURN, STATE_LEN, UNDECIDED)

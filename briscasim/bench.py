@@ -14,9 +14,22 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+from numba import njit
+
 from . import batch
+from .engine.core import signals
+from .engine.layout import PUBLIC_LEN, R_SIGNALS
+from .engine.primitives import hand_of
+from .engine.rng import new_stream, seed_stream
+from .envs import VectorEnv
+from .game import Deal
+from .lineup import Lineup, needed_features
 from .rules import Rules
-from .simulate import Lineup, needed_features, play_chunk, simulate
+from .simulate import play_chunk, simulate
+from .strategies.api import N_PARAMS
+from .strategies.dispatch import search_features
+from .strategies.ismcts import DEFINITION as ISMCTS, run_search
 
 BENCH_PRESET = "brisca-2"
 CHIAMATA_PRESET = "chiamata-5"
@@ -61,7 +74,6 @@ def step_api_deals_per_second(deals: int = 20_000, repeats: int = 3,
     the thread's CPU time, so that other work on the machine does not count."""
     import random
 
-    from .game import Deal
     rules = Rules.preset(preset)
     choose = random.Random(0).choice
 
@@ -85,7 +97,6 @@ def vector_env_steps_per_second(num_envs: int = 1024, steps: int = 2_000_000,
     """Steps per second of :class:`briscasim.envs.VectorEnv` on one thread: ``num_envs``
     deals in self-play, each step a uniformly random legal action in every deal
     (``random_actions``), observations, masks, rewards and new deals included."""
-    from .envs import VectorEnv
     env = VectorEnv(preset, num_envs, seed=0)
     env.reset()
     env.step(env.random_actions())             # warm up (and compile)
@@ -159,14 +170,10 @@ def peak_rss_mb(deals: int, workers: int | None = None) -> float:
     return int(_child(code)[1].split()[-1]) / 1024     # both are in KB on Linux
 
 
-def ismcts_figures(repeats: int = 3, n_deals: int = 10) -> dict | None:
-    """``measure_iterations_per_second`` of the ISMCTS strategy over the decisions of
-    ``n_deals`` play-outs, best of ``repeats``, if that module has it."""
-    from .strategies import ismcts
-    fn = getattr(ismcts, "measure_iterations_per_second", None)
-    if fn is None:
-        return None
-    return max((fn(n_deals=n_deals) for _ in range(repeats)),
+def ismcts_figures(repeats: int = 3, n_deals: int = 10) -> dict:
+    """:func:`measure_iterations_per_second` of the ISMCTS strategy over the decisions of
+    ``n_deals`` play-outs, best of ``repeats``."""
+    return max((measure_iterations_per_second(n_deals=n_deals) for _ in range(repeats)),
                key=lambda f: f["iterations_per_second"])
 
 
@@ -196,9 +203,8 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
 
     def searched():
         fig = ismcts_figures(repeats, ismcts_deals)
-        out["ismcts_iterations_per_second"] = fig["iterations_per_second"] if fig else None
-        if fig:
-            out["ismcts_ms_per_move"] = fig.get("ms_per_move")
+        out["ismcts_iterations_per_second"] = fig["iterations_per_second"]
+        out["ismcts_ms_per_move"] = fig["ms_per_move"]
 
     def started_cold():
         out["cold_start_seconds"], out["cold_start_cpu_seconds"] = start_seconds(cold=True)
@@ -242,6 +248,77 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
             progress(i, len(steps), message)
         measure()
     return out
+
+
+_ISMCTS_BENCHES = {}
+
+
+def _ismcts_bench(features):
+    """The jitted loop of :func:`measure_iterations_per_second` for rules of ``features``
+    (a constant of the searches it calls)::
+
+        bench(rules, states, seats, params, seed, rng) -> iterations run
+    """
+    if features not in _ISMCTS_BENCHES:
+        @njit(cache=True, _nrt=False)
+        def bench(rules, states, seats, params, seed, rng):
+            total = 0
+            for i in range(states.shape[0]):
+                seed_stream(rng, seed, i, 1)
+                st = states[i]
+                s = seats[i]
+                sig = signals(rules, st, s, features) if rules[R_SIGNALS] != 0 else 0
+                _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig, params,
+                                   rng, features, st)
+                total += it
+            return total
+        _ISMCTS_BENCHES[features] = bench
+    return _ISMCTS_BENCHES[features]
+
+
+def decision_states(rules, n_deals=20, seed=0):
+    """Every decision with a real choice in ``n_deals`` random play-outs: ``(states, seats)``
+    arrays (int16 full states, int64 seats to act)."""
+    rng = np.random.default_rng(seed)
+    states, seats = [], []
+    for d in range(n_deals):
+        deal = Deal.from_seed(rules, seed, d)
+        while not deal.over:
+            legal = deal.legal_actions()
+            if len(legal) > 1:
+                states.append(deal.state.copy())
+                seats.append(deal.turn)
+            deal.play(int(legal[rng.integers(len(legal))]))
+    return np.array(states, np.int16), np.array(seats, np.int64)
+
+
+def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
+    """Search iterations per second of ``ismcts`` on one core (for ``briscasim bench``).
+
+    Runs a full search with the default parameters, or ``overrides`` (parameter name ->
+    value, e.g. ``iterations=1000, rollout="greedy"``), at every real decision of ``n_deals``
+    random play-outs of ``rules`` (default ``brisca-2``); compile time is excluded. Returns
+    ``{"iterations_per_second", "ms_per_move", "moves"}``.
+    """
+    rules = rules or Rules.preset("brisca-2")
+    r = rules.to_array()
+    states, seats = decision_states(rules, n_deals, seed)
+    params = np.zeros(N_PARAMS)
+    for i, p in enumerate(ISMCTS.params):
+        value = overrides.pop(p.name, p.default)
+        p.check(value, "ismcts")
+        params[i] = p.encode(value)
+    if overrides:
+        ISMCTS.param(next(iter(overrides)), "ismcts")   # raises: unknown parameter
+    features = search_features(needed_features(rules, Lineup.build(rules, "ismcts")))
+    bench = _ismcts_bench(features)
+    rng = new_stream()
+    bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
+    t0 = time.perf_counter()
+    total = bench(r, states, seats, params, np.uint64(seed), rng)
+    dt = time.perf_counter() - t0
+    return {"iterations_per_second": total / dt, "ms_per_move": 1000 * dt / len(seats),
+            "moves": len(seats)}
 
 
 def format_bench(d: dict) -> str:

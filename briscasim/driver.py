@@ -15,13 +15,17 @@ import shlex
 
 import numpy as np
 
+from .engine import core
 from .engine import layout as L
+from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN, match_result,
+                           seating, tally_deal)
 from .engine.rng import new_stream, seat_stream, seed_stream
 from .game import Deal, IllegalAction, seeded_deck
 from .rules import PRESETS, Rules, _format_value
 from .strategies.api import SWAP_BY_PLAY
 from .strategies.dispatch import decide_entry
 from .strategies.params import StrategyError
+from .strategies.prototype import ask
 
 
 class LineupPlayers:
@@ -59,7 +63,6 @@ class LineupPlayers:
                                               and strategy.kinds[1] != SWAP_BY_PLAY):
                 return decide_entry(self.arrays, deal._r, deal.state, seat, entry,
                                     self.rngs[seat])
-            from .strategies.prototype import ask
             return ask(strategy, deal, seat, self.py_rngs[seat])
         except StrategyError:
             raise
@@ -88,6 +91,23 @@ def play_deal(rules: Rules, lineup, seed: int, item: int, deal_no: int = 0,
         how = ("" if rules.match_kind != "deal" else
                f"; reproduce it with: {replay_command(rules, lineup, seed, item, rotation)}")
         raise type(e)(f"{where}: {e}{how}") from None
+
+
+def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
+                         rotations: int = 1) -> np.ndarray:
+    """Like :func:`briscasim.simulate.play_chunk` (single deals only), for lineups holding
+    prototype strategies: every deal is played through the driver
+    (:func:`play_deal`), with the batch kernels' decks and seat streams."""
+    if rules.match_kind != "deal":
+        raise StrategyError("prototype (pure-Python) strategies play single deals only; "
+                            f"rules {rules.name} ask for matches")
+    r = rules.to_array()
+    out = np.empty((count * rotations, L.RECORD_LEN), np.int32)
+    for i in range(count):
+        for rot in range(rotations):
+            deal = play_deal(rules, lineup, seed, first + i, 0, rot)
+            core.write_record(r, deal.state, out[i * rotations + rot])
+    return out
 
 
 def find_failure(rules: Rules, lineup, seed: int, first: int, count: int,
@@ -132,8 +152,6 @@ def match_deals(rules: Rules, lineup, seed: int, match: int, rotation: int = 0,
     for :class:`LineupPlayers`), and its tallies: ``(deals, deals_won, points,
     black_hands, result)`` (players' sides). Each deal's ``shift`` is the times the deal
     had passed on before it (engine seat ``s`` is player ``(s + shift) % n``)."""
-    from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
-                               match_result, seating, tally_deal)
     r = rules.to_array()
     n = rules.players
     won = np.zeros(L.MAX_SIDES, np.int64)

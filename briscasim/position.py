@@ -25,14 +25,17 @@ import numpy as np
 from numba import njit
 
 from . import cards as C
-from .engine.core import hand_of, legal_actions, signals
-from .engine.layout import (KNOWN_UNSEEN, MAX_LEGAL, MAX_LEGAL_ANY, PHASE_OVER, PUBLIC_LEN, R_SIDE,
-                            R_SIGNALS, S_PHASE, S_TRICK_NO, S_TURN, STATE_LEN)
+from .engine.core import legal_actions, signals
+from .engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, MAX_LEGAL, MAX_LEGAL_ANY,
+                            PHASE_OVER, PUBLIC_LEN, R_SIDE, R_SIGNALS, S_PHASE, S_TRICK_NO,
+                            S_TURN, STATE_LEN)
+from .engine.primitives import hand_of
 from .engine.rng import new_stream, stream_key
 from .envs.observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
 from .errors import UserError
-from .game import Deal, action_code
+from .game import Deal, action_code, parse_action
 from .strategies.greedy import greedy_strategy
+from .strategies.registry import resolve
 from .strategies.sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .strategies.solver import NO_HORIZON, WIN, copy_state, new_search, play, root_values
 
@@ -165,7 +168,6 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
             out.append(ActionValue(int(solved[j]), score, (score, score), margin,
                                    (margin, margin), True))
         return Analysis(position, out, 1)
-    from .strategies.registry import resolve
     params = np.ascontiguousarray(resolve("greedy").params[0])
     rng = new_stream(int(stream_key(np.uint64(seed), 0, 0)))
     world = np.empty(STATE_LEN, np.int16)
@@ -223,7 +225,6 @@ class _Misfit(Exception):
 def parse_history(text: str, rules) -> list[tuple[int | None, int, str]]:
     """``--played``: ``[SEAT:]ACTION`` items (cards, ``swap``, ``keep``) in playing order, as
     ``(seat or None, action, item text)``."""
-    from .game import parse_action
     out = []
     for item in text.replace(",", " ").split():
         who, colon, what = item.rpartition(":")
@@ -251,7 +252,6 @@ def typed_position(rules, seat: int, hand, face_up, played: str = "", seed: int 
     (:func:`analyze` samples the unseen cards afresh), so how they were placed matters not.
     Offers that nobody may know were made are declined. Bad input raises :class:`UserError`
     naming the option and the value."""
-    from .cards import CardError, parse_cards
     if rules.chiamata:
         raise UserError(f"a typed-in position has no auction; analyze a {rules.name} deal from "
                         "--file or a simulated one (--strategy, --at)")
@@ -263,9 +263,9 @@ def typed_position(rules, seat: int, hand, face_up, played: str = "", seed: int 
                         f"{rules.name}")
     in_play = set(rules.deck_ids)
     try:
-        held = parse_cards(hand, where="--hand")
-        turned = parse_cards(face_up, where="--face-up")
-    except CardError as e:
+        held = C.parse_cards(hand, where="--hand")
+        turned = C.parse_cards(face_up, where="--face-up")
+    except C.CardError as e:
         raise UserError(str(e)) from None
     if len(turned) != 1:
         raise UserError(f"--face-up {face_up!r}: give the one card turned face up at the deal")
@@ -310,7 +310,6 @@ def _fit(rules, deck, seat, held, history, hand_text, partial=False) -> Deal:
     """``deck`` played through the typed history (checking the position it leads to unless
     ``partial``); a :class:`_Misfit` names the first card that is not where the history
     needs it."""
-    from .engine.layout import ACTION_KEEP, ACTION_SWAP
     deal = Deal(rules, deck)
     i = 0
     while i < len(history):

@@ -21,8 +21,8 @@ from .engine import core
 from .engine import layout as L
 from .errors import UserError
 from .game import Deal, IllegalAction, action_code, check_count
+from .lineup import Lineup
 from .rules import Rules, RulesError
-from .simulate import Lineup
 from .suggest import valid_choices
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from . import cards as C
 from .engine import layout as L
 from .errors import UserError
+from .limits import MAX_MATCH_DEALS, MAX_MATCH_POINTS
 from .suggest import valid_choices
 
 
@@ -189,7 +190,6 @@ class Rules:
                                  f"objective = 'most', not objective = {self.objective!r}")
         self._check_rais()
         kind, target = _parse_match(self.match)
-        from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
                 or not 1 <= self.max_deals <= MAX_MATCH_DEALS):
             raise RulesError(f"rule option max_deals = {self.max_deals!r} must be a whole "
@@ -285,7 +285,6 @@ class Rules:
         if kind == "rounds_to_win":
             raise RulesError(f"rule option match = {self.match!r} does not apply to Briscola "
                              "Chiamata: use 'deal', 'deals N' or 'points P' (game points)")
-        from .limits import MAX_MATCH_DEALS
         if (not isinstance(self.max_deals, int) or isinstance(self.max_deals, bool)
                 or not 1 <= self.max_deals <= MAX_MATCH_DEALS):
             raise RulesError(f"rule option max_deals = {self.max_deals!r} must be a whole "
@@ -540,7 +539,6 @@ def _parse_match(match) -> tuple[str, int]:
         raise RulesError(f"rule option match = {match!r}: rounds_to_win takes 1, 3, 5 or 7")
     if n < 1:
         raise RulesError(f"rule option match = {match!r}: the number must be at least 1")
-    from .limits import MAX_MATCH_DEALS, MAX_MATCH_POINTS
     most = MAX_MATCH_POINTS if kind == "points" else MAX_MATCH_DEALS
     if n > most:
         raise RulesError(f"rule option match = {match!r}: the number must be at most {most:,}")

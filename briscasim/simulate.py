@@ -18,88 +18,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import batch
+from .driver import find_failure, play_prototype_chunk
 from .engine import layout as L
 from .errors import UserError
-from .rules import Rules
-from .stats import mean_interval, mean_sd, wilson_interval
 from .jit import compile_seconds
 from .limits import deals_error
-from .strategies.api import KIND_GREEDY, KIND_USER, N_PARAMS
-from .strategies.dispatch import (HAS_SEARCH, HAS_SLOT, entry_functions, kernel_shape,
-                                  lineup_shape, search_function)
-from .strategies.greedy import OBJ_FEWEST, P_OBJECTIVE
-from .strategies.registry import Strategy, StrategyError, resolve
-
-
-@dataclass(frozen=True)
-class Lineup:
-    """One strategy per seat, as the kernels take them."""
-    strategies: tuple[Strategy, ...]
-
-    @classmethod
-    def build(cls, rules: Rules, specs) -> "Lineup":
-        """From strategy specs: one (every seat) or one per seat."""
-        specs = [specs] if isinstance(specs, str) else list(specs)
-        if len(specs) == 1:
-            specs = specs * rules.players
-        if len(specs) != rules.players:
-            raise StrategyError(f"{len(specs)} strategies given for {rules.players} seats; "
-                                "give one for every seat, or one for all")
-        return cls(tuple(resolve(s) if isinstance(s, str) else s for s in specs))
-
-    @property
-    def labels(self) -> list[str]:
-        return [s.label for s in self.strategies]
-
-    @property
-    def has_user_strategy(self) -> bool:
-        return any(s.kinds[0] == KIND_USER for s in self.strategies)
-
-    def arrays(self, features: int = L.EVERY_FEATURE):
-        """``(kinds, params, entry_fns, search_fn)`` for the kernels of rules of ``features``
-        (the function slots of :mod:`briscasim.strategies.dispatch`; a strategy played
-        through a slot compiles here on first use)."""
-        kinds = np.array([s.kinds for s in self.strategies], dtype=np.int64)
-        params = np.zeros((len(self.strategies), 2, N_PARAMS))
-        for i, s in enumerate(self.strategies):
-            params[i] = s.params
-        return (kinds, params, entry_functions(self.strategies),
-                search_function(kinds, features))
-
-    @property
-    def shape(self) -> int:
-        """The shape of the batch kernel that plays this lineup
-        (:func:`~briscasim.strategies.dispatch.kernel_shape`)."""
-        return kernel_shape([s.kinds for s in self.strategies])
-
-    @property
-    def own_shape(self) -> int:
-        """The strategy kinds this lineup holds (``HAS_*`` bits,
-        :func:`~briscasim.strategies.dispatch.lineup_shape`): a kernel of any shape that
-        holds them plays it."""
-        return lineup_shape([s.kinds for s in self.strategies])
-
-
-def needed_features(rules: Rules, lineup: Lineup) -> int:
-    """The rule features (``F_*`` of :mod:`briscasim.engine.layout`) whose code a batch kernel
-    needs to play ``rules`` with ``lineup``: the tests of the engine's guards, on the rules
-    vector, greedy told to play for the fewest points, and the order of play for the
-    strategies that may read it (searches, and those played through a function slot)."""
-    r = rules.to_array()
-    f = 0
-    f |= L.F_AUCTION if r[L.R_AUCTION] != 0 else 0
-    f |= L.F_FOLLOW_SUIT if r[L.R_FOLLOW_SUIT] != 0 else 0
-    f |= L.F_TARGET if r[L.R_TARGET_POINTS] != 0 else 0
-    f |= L.F_SHOWN if (r[L.R_OPEN_HANDS] | r[L.R_STOCK_TOP_VISIBLE]) != 0 else 0
-    f |= L.F_BLACK_HAND if r[L.R_BLACK_HAND] != 0 else 0
-    f |= L.F_RAIS if r[L.R_SIGNALS] == L.SIGNALS_RAIS else 0
-    f |= L.F_LARGE_HAND if r[L.R_HAND_SIZE] > 3 else 0
-    f |= L.F_SIGNALS if r[L.R_SIGNALS] != 0 else 0
-    fewest = r[L.R_OBJECTIVE] == L.OBJECTIVE_FEWEST or any(
-        s.kinds[0] == KIND_GREEDY and s.params[0, P_OBJECTIVE] == OBJ_FEWEST
-        for s in lineup.strategies)
-    plays = lineup.own_shape & (HAS_SEARCH | HAS_SLOT) != 0
-    return f | (L.F_FEWEST if fewest else 0) | (L.F_PLAYS if plays else 0)
+from .lineup import Lineup, needed_features
+from .rules import Rules
+from .stats import mean_interval, mean_sd, wilson_interval
+from .strategies.params import StrategyError
 
 
 def record_len(rules: Rules) -> int:
@@ -123,7 +50,6 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
     of them need, so that one kernel plays them all.
     """
     if any(s.python_fn is not None for s in lineup.strategies):
-        from .strategies.prototype import play_prototype_chunk
         return play_prototype_chunk(rules, lineup, seed, first, count, rotations)
     out = np.empty((count * rotations, record_len(rules)), np.int32)
     r, w16, w64 = work if work is not None else batch.new_work()
@@ -154,7 +80,6 @@ def play_chunk(rules: Rules, lineup: Lineup, seed: int, first: int, count: int,
 def _failure(rules, lineup, seed, first, count, rotations):
     """The error of the first deal of the chunk that fails when played move by move (see
     :func:`briscasim.driver.find_failure`); matches are described by their first deal."""
-    from .driver import find_failure
     if rules.match_kind != "deal":
         return None
     return find_failure(rules, lineup, seed, first, count, rotations)

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from briscasim.engine import layout as L
-from briscasim.engine.core import hand_base, hand_of
+from briscasim.engine.primitives import hand_base, hand_of
 from briscasim.engine.rng import new_stream, seed_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules

@@ -23,7 +23,8 @@ from numba import njit
 
 from briscasim.batch import new_work
 from briscasim.bench import CHUNK
-from briscasim.engine.core import hand_of, legal_actions, shuffled_deck, start_deal, step
+from briscasim.engine.core import legal_actions, shuffled_deck, start_deal, step
+from briscasim.engine.primitives import hand_of
 from briscasim.engine.layout import (PHASE_OVER, PUBLIC_LEN, S_PHASE,
                                      S_TURN, STATE_LEN)
 from briscasim.engine.rng import item_key, new_stream

@@ -7,7 +7,7 @@ others'; without, A holds one seat and B every other (``brisca-3-remove2``: A ag
 B players, a fair share of 1/3). The score of strategy A is ``(wins + draws / 2) / deals
 played`` over all rotations (a draw counts for A only if A's side is among the sides tied for
 the most points); the 95% CI is the t interval over deals of
-:func:`briscasim.analysis.stats.mean_ci` (a duplicate deal averaged over its rotations is one
+:func:`briscasim.stats.mean_ci` (a duplicate deal averaged over its rotations is one
 independent observation). In Briscola Chiamata the score is A's game points a deal, its one
 seat rotated among B players (zero for B in its place).
 
@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from briscasim.analysis.stats import mean_ci
+from briscasim.stats import mean_ci
 from briscasim.batch import M_DEALS_WON
 from briscasim.engine import layout as L
 from briscasim.rules import Rules, parse_override
@@ -92,7 +92,7 @@ def main(argv=None):
                          ") first")
     args = ap.parse_args(argv)
     if args.speed:
-        from briscasim.strategies.ismcts import measure_iterations_per_second
+        from briscasim.bench import measure_iterations_per_second
         print(json.dumps({"ismcts": measure_iterations_per_second()}), flush=True)
         if not args.pair and not args.preset:
             return

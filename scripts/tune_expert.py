@@ -70,7 +70,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from strength import duplicate_scores  # noqa: E402  (a script beside this one)
 
-from briscasim.analysis.stats import mean_ci  # noqa: E402
+from briscasim.stats import mean_ci  # noqa: E402
 from briscasim.rules import Rules  # noqa: E402
 from briscasim.strategies.expert import DEFINITION  # noqa: E402
 

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from briscasim.analysis import luck_skill, registry, stats
+from briscasim import stats
+from briscasim.analysis import luck_skill, registry
 from briscasim.analysis.document import Context
 from briscasim.analysis.runs import Run
 from briscasim.errors import UserError

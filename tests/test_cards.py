@@ -2,7 +2,7 @@
 import pytest
 
 from briscasim import cards as C
-from briscasim.engine import core
+from briscasim.engine import primitives
 from briscasim.rules import Rules
 
 
@@ -65,5 +65,5 @@ def test_engine_tables_match_the_card_tables(preset, jack_over_horse):
     r = Rules.preset(preset).to_array()
     strength, points = C.face_tables(jack_over_horse)
     for c in range(48):
-        assert core.card_points(r, c) == points[c % 12]
-        assert core.card_strength(r, c) == strength[c % 12]
+        assert primitives.card_points(r, c) == points[c % 12]
+        assert primitives.card_strength(r, c) == strength[c % 12]

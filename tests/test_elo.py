@@ -1,11 +1,11 @@
-"""Elo ratings fit by maximum likelihood (briscasim.experiments.elo)."""
+"""Elo ratings fit by maximum likelihood (briscasim.analysis.elo)."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from briscasim.experiments.elo import elo_difference, expected_score, fit_elo
+from briscasim.analysis.elo import elo_difference, expected_score, fit_elo
 
 
 def test_logistic_formula_round_trip():

@@ -10,7 +10,7 @@ from numba import njit
 
 from briscasim import batch
 from briscasim import cards as C
-from briscasim.engine import core
+from briscasim.engine import core, primitives
 from briscasim.engine import layout as L
 from briscasim.game import Deal, IllegalAction
 from briscasim.rules import PRESETS, Rules, RulesError
@@ -156,7 +156,7 @@ def test_legal_view_hands_over_exactly_the_legal_actions(preset):
 @njit
 def _legal_view(rules, state, seat, out):
     """What :func:`core.legal_view` hands a strategy, copied into ``out``; its length."""
-    view = core.legal_view(rules, state, seat, core.hand_of(rules, state, seat),
+    view = core.legal_view(rules, state, seat, primitives.hand_of(rules, state, seat),
                            np.empty(L.MAX_LEGAL, np.int16))
     out[:view.shape[0]] = view
     return view.shape[0]

@@ -202,18 +202,18 @@ def test_an_empty_hand_slot_reads_as_no_card_at_all(name):
     costs rely on to skip empty slots without a test)."""
     import numpy as np
 
-    from briscasim.engine import core
     from briscasim.engine import layout as L
+    from briscasim.engine import primitives
     from briscasim.strategies import greedy
 
     r = Rules.preset(name).to_array()
-    assert core.card_suit(r, L.NO_CARD) not in range(4)
-    assert core.card_points(r, L.NO_CARD) == 0
-    assert core.card_face(r, L.NO_CARD) not in range(12)
+    assert primitives.card_suit(r, L.NO_CARD) not in range(4)
+    assert primitives.card_points(r, L.NO_CARD) == 0
+    assert primitives.card_face(r, L.NO_CARD) not in range(12)
     points = r[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_CARD_IDS]
     strengths = r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS]
     most_costly = 100 * (np.max(points) + greedy._HIGH_TRUMP_COST) + np.max(strengths)
-    assert core.card_strength(r, L.NO_CARD) > most_costly      # greedy's dearest keep cost
+    assert primitives.card_strength(r, L.NO_CARD) > most_costly      # greedy's dearest keep cost
     for trump in range(4):
         for c in range(L.N_CARD_IDS):
-            assert not core.beats(r, L.NO_CARD, c, trump)
+            assert not primitives.beats(r, L.NO_CARD, c, trump)

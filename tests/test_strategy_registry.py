@@ -10,13 +10,13 @@ from click.testing import CliRunner
 
 from briscasim import batch
 from briscasim.cli.main import cli
+from briscasim.driver import play_prototype_chunk
 from briscasim.engine.layout import EVERY_FEATURE, REC_POINTS, REC_WINNER
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
 from briscasim.strategies.api import (KIND_GREEDY, KIND_RANDOM, KIND_USER, SWAP_BY_PLAY,
                                       SWAP_HOLD, SWAP_NEVER)
 from briscasim.strategies.dispatch import EVERY_SHAPE
-from briscasim.strategies.prototype import play_prototype_chunk
 from briscasim.strategies.registry import (KIND_PYTHON, REGISTRY, SWAP_POLICIES, Param,
                                            StrategyError, register_strategy, resolve,
                                            unregister_strategy)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..engine import layout as L
 from ..experiments.report import markdown_table
 from ..experiments.style import MARKERS, PALETTE, figure, save, style
 from ..game import action_code, seeded_deck
-from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure
 

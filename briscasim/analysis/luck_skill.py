@@ -24,10 +24,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import ScalarFormatter
 
+from .. import stats
 from .. import cards as C
 from ..experiments.report import markdown_table
 from ..experiments.style import MARKERS, PALETTE, figure, hide_unused, save, style
-from . import stats
+from ..game import Deal, seeded_deck
 from .document import Context, header, write
 from .runs import Run, ensure
 
@@ -56,7 +57,6 @@ def check(runs: list[Run]) -> None:
 
 def trumps_dealt(rules, seed: int, deals: np.ndarray) -> np.ndarray:
     """``(len(deals), players)``: trumps in each seat's dealt hand for each deal index."""
-    from ..game import Deal, seeded_deck
     r = rules.to_array()
     n = rules.players
     out = np.zeros((len(deals), n), np.int8)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..experiments.elo import fit_elo
+from .. import stats
 from ..experiments.report import markdown_table
 from ..experiments.style import PALETTE, figure, save, style
 from ..strategies.registry import REGISTRY
-from . import stats
+from .elo import fit_elo
 from .document import Context, header, write
 from .runs import Run, ensure, per_deal
 

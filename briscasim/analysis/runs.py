@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from ..errors import UserError
 from ..experiments.records import entry_rows, read_chunk
@@ -111,9 +112,8 @@ class Run:
 
 
 def _stored(path) -> set:
-    from ..experiments.records import chunk_columns, chunk_meta
-    import pyarrow.parquet as pq
-    return set(chunk_columns(chunk_meta(pq.read_schema(path))))
+    """The columns :func:`~briscasim.experiments.records.read_chunk` gives of a chunk file."""
+    return {"cell", *pq.read_schema(path).names}
 
 
 def per_deal(long: pd.DataFrame, entry: int, col: str = "score") -> pd.Series:

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..engine import layout as L
 from ..experiments.report import markdown_table
 from ..experiments.style import MARKERS, PALETTE, clip_outliers, figure, save, style
-from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..experiments.report import markdown_table
 from ..experiments.style import MARKERS, PALETTE, figure, save, style
-from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure, per_deal
 

@@ -12,9 +12,9 @@ import re
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..experiments.report import markdown_table
 from ..experiments.style import PALETTE, figure, hide_unused, save, style
-from . import stats
 from .document import Context, header, write
 from .runs import Run, ensure, entry_won, per_deal
 

@@ -4,7 +4,8 @@ These kernels run the phases a Chiamata deal passes through before ``PHASE_PLAY`
 (``PHASE_AUCTION``, ``PHASE_REOPEN``, ``PHASE_CALL``) and settle the contract when the last
 trick is taken; :func:`briscasim.engine.core.step`, :func:`~briscasim.engine.core.legal_actions`
 and :func:`~briscasim.engine.core.write_record` call them, so the trick games never reach
-them. The play itself is the engine's (no stock, no face-up card).
+them. The play itself is the engine's (no stock, no face-up card). Like the engine, they are
+built on :mod:`.primitives` alone.
 
 Bids are levels (``ACTION_BID + level``, :mod:`briscasim.engine.layout`): 0..8 the ranks
 A 3 R C S 7 6 5 4, then ``9 + p - 61`` the contract of ``p`` points. Everything about the
@@ -14,7 +15,6 @@ in ``S_PARTNER`` when its trick is taken).
 """
 from numba import njit
 
-from .core import at, card_face, card_suit, emit, holds
 from .layout import (
     ACTION_BID, ACTION_CALL, ACTION_PASS, ALL_PASS_REOPEN_61, AUCTION_POINTS_ONLY,
     AUCTION_RANK_ONLY, CAPPOTTO_OFF, CAPPOTTO_POINTS, DEFENDERS, DRAW, EVENT_BID, EVENT_CALL,
@@ -27,6 +27,7 @@ from .layout import (
     S_KNOWN, S_LEADER, S_N_TRICKS, S_PARTNER, S_PASSED, S_PHASE, S_POINTS, S_REOPENED,
     S_SEAT_BIDS, S_TRICK, S_TRICKS_WON, S_TRICK_N, S_TRUMP, S_TURN, S_WINNER,
 )
+from .primitives import at, card_face, card_suit, emit, holds
 
 _TWO = 11
 _BID_FACES = (0, 1, 2, 3, 4, 7, 8, 9, 10)   # layout.BID_FACES, a tuple numba can index

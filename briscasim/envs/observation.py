@@ -30,7 +30,8 @@ import numpy as np
 from numba import njit
 
 from ..engine.chiamata import bid_target, side_totals, trick_partner
-from ..engine.core import at, hand_base, holds, legal_actions, signals, trick_winner_index
+from ..engine.core import legal_actions, signals, trick_winner_index
+from ..engine.primitives import at, hand_base, holds
 from ..engine.layout import (
     DRAW, KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_LEGAL_ANY,
     MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_AUCTION,

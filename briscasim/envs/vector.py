@@ -37,13 +37,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, hand_of, legal_actions, shuffled_deck, start_deal, step
+from ..engine.core import legal_actions, shuffled_deck, start_deal, step
 from ..engine.layout import (MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, N_ACTIONS, N_CARD_IDS,
                              PHASE_OVER, PUBLIC_LEN, R_PLAYERS, S_PHASE, S_TURN, STATE_LEN)
+from ..engine.primitives import at, hand_of
 from ..engine.rng import (STREAM_LEN, STREAMS_PER_DEAL, below, item_key, seat_stream,
                           start_stream, stream_key, substream_key)
-from ..errors import UserError
+from ..errors import IllegalAction, UserError
+from ..game import action_code, check_count
 from ..jit import entry_point
+from ..lineup import Lineup
 from ..rules import Rules
 from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
 from .episode import deal_rules
@@ -176,7 +179,6 @@ class VectorEnv:
 
     def __init__(self, rules: Rules | str = "brisca-2", num_envs: int = 1024, seed: int = 0,
                  *, opponent=None, agent_seats=None, reward: str = "outcome", **options):
-        from ..game import check_count
         rules = deal_rules(rules, options)
         if reward not in REWARDS:
             raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
@@ -189,7 +191,6 @@ class VectorEnv:
         self.reward = reward
         self._r = rules.to_array()
         self.agent = np.ones(MAX_PLAYERS, np.int64)
-        from ..simulate import Lineup
         if opponent is None:
             if agent_seats is not None:
                 raise UserError("agent_seats needs an opponent to play the other seats")
@@ -277,8 +278,6 @@ class VectorEnv:
     def _run(self, start: bool, actions: np.ndarray) -> None:
         bad = self._advance(*self._head, start, actions, *self._tail)
         if bad >= 0:
-            from ..errors import IllegalAction
-            from ..game import action_code
             a = int(actions[bad])
             legal = " ".join(action_code(x) for x in np.flatnonzero(self.action_mask[bad]))
             what = action_code(a) if 0 <= a < N_ACTIONS else str(a)

@@ -23,7 +23,8 @@ import numpy as np
 from ..engine.layout import EVERY_FEATURE
 from ..errors import UserError
 from ..rules import Rules
-from ..simulate import Lineup, play_chunk
+from ..lineup import Lineup
+from ..simulate import play_chunk
 
 
 @dataclass(frozen=True)

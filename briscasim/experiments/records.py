@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..engine import layout as L
+from ..rules import Rules
 
 MAX_SEATS = L.MAX_PLAYERS
 PER_SIDE = ("points", "deals_won", "game_points")
@@ -90,7 +91,6 @@ def _kept(name: str, n_sides: int) -> bool:
 def cell_shape(cell: dict) -> tuple[int, int, bool, int]:
     """Seats, sides, whether it plays matches, and the width of its deal records, of a
     resolved cell dict."""
-    from ..rules import Rules
     rules = Rules.from_options(cell["rules"])
     width = L.CHIAMATA_RECORD_LEN if rules.chiamata else L.RECORD_LEN
     return len(cell["seating"]), len(rules.sides), rules.match_kind != "deal", width

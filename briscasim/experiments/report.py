@@ -39,10 +39,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..cards import card_code
 from ..rules import Rules
-from ..analysis import stats
-from ..stats import wilson_interval
 from .records import entry_rows, seat_entries
 from .runner import finished, read_checked_chunk
 
@@ -119,7 +118,7 @@ def _rates(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     out["losses"] = out["plays"] - out["wins"] - out["draws"]
     for what in ("win", "draw", "loss"):
         k = out[what + "s" if what != "loss" else "losses"]
-        ci = [wilson_interval(a, b) for a, b in zip(k, out["plays"])]
+        ci = [stats.wilson_interval(a, b) for a, b in zip(k, out["plays"])]
         out[f"{what}_rate"] = k / out["plays"]
         out[f"{what}_lo"] = [c[0] for c in ci]
         out[f"{what}_hi"] = [c[1] for c in ci]

@@ -544,7 +544,7 @@ def _kernel_key(cells, rules_of) -> tuple[int, int]:
     """The strategy kinds (``HAS_*``) and rule features (``F_*``) the cells need together:
     one kernel, compiled for just these, plays them all."""
     from . import executors
-    from ..simulate import needed_features
+    from ..lineup import needed_features
     shape = features = 0
     for cell in cells:
         rules = rules_of[cell["id"]]

@@ -19,7 +19,7 @@ Everything it reads is the seat's own hand, the rules and the public auction.
 import numpy as np
 from numba import njit
 
-from ..engine.core import at, card_face, card_points, card_strength, card_suit
+from ..engine.primitives import at, card_face, card_points, card_strength, card_suit
 from ..engine.layout import (ACTION_BID, ACTION_CALL, ACTION_PASS, FIRST_POINT_BID,
                              N_RANK_BIDS, PHASE_CALL, PHASE_REOPEN, R_MIN_POINTS, S_PHASE)
 

@@ -21,7 +21,8 @@ together).
 import numpy as np
 from numba import njit, types
 
-from ..engine.core import at, hand_of, legal_view, signals
+from ..engine.core import legal_view, signals
+from ..engine.primitives import at, hand_of
 from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_PLAYS, F_SIGNALS, MAX_LEGAL_ANY,
                              MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN,
                              R_SIGNALS, S_PHASE)
@@ -287,7 +288,7 @@ def _decide_entry(kinds, params, entry_fns, search_fn, rules, state, seat, entry
 
 def decide_entry(lineup_arrays, rules, state, seat, entry, rng) -> int:
     """:func:`decide` called from Python: ``lineup_arrays`` is
-    :meth:`briscasim.simulate.Lineup.arrays`, ``rules`` the rules vector, ``state`` a deal
+    :meth:`briscasim.lineup.Lineup.arrays`, ``rules`` the rules vector, ``state`` a deal
     state, ``rng`` the seat's stream (advanced in place)."""
     if rng.shape != (STREAM_LEN,):
         raise ValueError(f"rng must be a stream of {STREAM_LEN} uint64 "

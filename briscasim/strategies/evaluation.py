@@ -16,7 +16,8 @@ import math
 
 from numba import njit
 
-from ..engine.core import card_points, card_strength, card_suit, hand_of, trick_so_far
+from ..engine.core import trick_so_far
+from ..engine.primitives import card_points, card_strength, card_suit, hand_of
 from ..engine.layout import (NO_CARD, R_DECK_N, R_PLAYERS, R_SIDE, S_DRAWN, S_FACEDOWN_TO_DRAW,
                              S_FACE_UP, S_LEADER, S_N_TRICKS, S_POINTS, S_STOCK, S_TO_DRAW,
                              S_TRICK_N, S_TRICK_NO, S_TRUMP, S_TURN)

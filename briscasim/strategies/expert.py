@@ -68,8 +68,9 @@ script's docstring records the runs, their seeds and the figures).
 import numpy as np
 from numba import njit
 
-from ..engine.core import (beats, card_face, card_points, card_strength, card_suit, known_bits,
-                           known_in_hands, popcount, seat_after, trick_so_far)
+from ..engine.core import trick_so_far
+from ..engine.primitives import (beats, card_face, card_points, card_strength, card_suit,
+                                 known_bits, known_in_hands, popcount, seat_after)
 from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, R_CARD_STRONGER,
                              R_TARGET_POINTS, S_PHASE)
 from . import view as V

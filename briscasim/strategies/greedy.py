@@ -40,9 +40,9 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..engine.core import (at, beats, card_face, card_points, card_strength, card_suit,
-                           known_bits, known_in_hands, packed_hands, seat_after,
-                           trick_so_far, trick_winner_index)
+from ..engine.core import trick_so_far, trick_winner_index
+from ..engine.primitives import (at, beats, card_face, card_points, card_strength, card_suit,
+                                 known_bits, known_in_hands, packed_hands, seat_after)
 from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION, F_FEWEST,
                              F_LARGE_HAND, F_SIGNALS, F_TARGET, KNOWN_UNSEEN, NO_CARD, NO_TRUMP,
                              PHASE_AUCTION, RAIS_WINNER, R_CARD_STRONGER,

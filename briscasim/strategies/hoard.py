@@ -19,7 +19,7 @@ Under ``objective = fewest`` and at swap offers it plays as ``greedy``. Determin
 """
 from numba import njit
 
-from ..engine.core import beats, card_points, card_strength, card_suit
+from ..engine.primitives import beats, card_points, card_strength, card_suit
 from ..engine.layout import NO_CARD
 from . import view as V
 from .api import KIND_HOARD

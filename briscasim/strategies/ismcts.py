@@ -83,13 +83,13 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 ``exact_model``, ``evaluation``.
 """
 import math
-import time
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..engine.core import give, hand_base, hand_of, legal_actions, legal_view, signals, step
+from ..engine.core import legal_actions, legal_view, signals, step
+from ..engine.primitives import give, hand_base, hand_of
 from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
                              MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
                              OBJECTIVE_FEWEST, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY, PLAY_SEAT,
@@ -101,7 +101,7 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOW
                              S_PHASE, S_PLAYS, S_POINTS, S_SEAT_BIDS, S_SWAP2_CARD, S_SWAP2_SEAT,
                              S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW,
                              S_TRICK, S_TRICK_N, S_TRICK_NO, S_TURN, S_WINNER)
-from ..engine.rng import below, new_stream, seed_stream, uniform
+from ..engine.rng import below, uniform
 from . import greedy as _greedy
 from .api import KIND_ISMCTS, N_PARAMS
 from .bidding import contract_decision
@@ -947,77 +947,3 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
     """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
     return decide(rules, public, hand, legal, seat, signals, params, rng, features, public)
-
-
-_BENCHES = {}
-
-
-def _bench(features):
-    """The jitted loop of :func:`measure_iterations_per_second` for rules of ``features``
-    (a constant of the searches it calls)::
-
-        bench(rules, states, seats, params, seed, rng) -> iterations run
-    """
-    if features not in _BENCHES:
-        @njit(cache=True, _nrt=False)
-        def bench(rules, states, seats, params, seed, rng):
-            total = 0
-            for i in range(states.shape[0]):
-                seed_stream(rng, seed, i, 1)
-                st = states[i]
-                s = seats[i]
-                sig = signals(rules, st, s, features) if rules[R_SIGNALS] != 0 else 0
-                _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig,
-                                   params, rng, features, st)
-                total += it
-            return total
-        _BENCHES[features] = bench
-    return _BENCHES[features]
-
-
-def decision_states(rules, n_deals=20, seed=0):
-    """Every decision with a real choice in ``n_deals`` random play-outs: ``(states, seats)``
-    arrays (int16 full states, int64 seats to act)."""
-    from ..game import Deal
-    rng = np.random.default_rng(seed)
-    states, seats = [], []
-    for d in range(n_deals):
-        deal = Deal.from_seed(rules, seed, d)
-        while not deal.over:
-            legal = deal.legal_actions()
-            if len(legal) > 1:
-                states.append(deal.state.copy())
-                seats.append(deal.turn)
-            deal.play(int(legal[rng.integers(len(legal))]))
-    return np.array(states, np.int16), np.array(seats, np.int64)
-
-
-def measure_iterations_per_second(rules=None, n_deals=10, seed=0, **overrides):
-    """Search iterations per second of ``ismcts`` on one core (for ``briscasim bench``).
-
-    Runs a full search with the default parameters, or ``overrides`` (parameter name ->
-    value, e.g. ``iterations=1000, rollout="greedy"``), at every real decision of ``n_deals``
-    random play-outs of ``rules`` (default ``brisca-2``); compile time is excluded. Returns
-    ``{"iterations_per_second", "ms_per_move", "moves"}``.
-    """
-    from ..rules import Rules
-    from ..simulate import Lineup, needed_features
-    from .dispatch import search_features
-    rules = rules or Rules.preset("brisca-2")
-    r = rules.to_array()
-    states, seats = decision_states(rules, n_deals, seed)
-    params = np.zeros(N_PARAMS)
-    for i, p in enumerate(DEFINITION.params):
-        value = overrides.pop(p.name, p.default)
-        p.check(value, "ismcts")
-        params[i] = p.encode(value)
-    if overrides:
-        DEFINITION.param(next(iter(overrides)), "ismcts")   # raises: unknown parameter
-    bench = _bench(search_features(needed_features(rules, Lineup.build(rules, "ismcts"))))
-    rng = new_stream()
-    bench(r, states[:1], seats[:1], params, np.uint64(seed), rng)   # compile / warm up
-    t0 = time.perf_counter()
-    total = bench(r, states, seats, params, np.uint64(seed), rng)
-    dt = time.perf_counter() - t0
-    return {"iterations_per_second": total / dt, "ms_per_move": 1000 * dt / len(seats),
-            "moves": len(seats)}

@@ -14,7 +14,7 @@ Parameters: those of ``ismcts``, then ``hands`` (default ``all``) and ``stock``.
 """
 from numba import njit
 
-from ..engine.core import hand_of
+from ..engine.primitives import hand_of
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, PUBLIC_LEN
 from . import ismcts
 from .api import KIND_PEEK

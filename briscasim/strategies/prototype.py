@@ -12,8 +12,8 @@ For trying an idea before writing it in numba. A prototype strategy is::
   so results are reproducible for a seed.
 
 Register it with :func:`briscasim.strategies.registry.register_strategy` or name it as
-``module:function``; :func:`briscasim.simulate.play_chunk` then plays the whole lineup here
-instead of in the batch kernels. Expect thousands of deals per second, not millions. Jitted
+``module:function``; :func:`briscasim.simulate.play_chunk` then plays the whole lineup
+through :func:`briscasim.driver.play_prototype_chunk` instead of in the batch kernels. Expect thousands of deals per second, not millions. Jitted
 entries of the lineup decide exactly as in the kernels, with the same random streams, so a
 lineup without prototypes gives the kernels' records (tested).
 """
@@ -21,9 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from ..engine import core
 from ..engine import layout as L
 from ..game import SeatView, parse_action
 from .params import StrategyError
@@ -45,24 +42,6 @@ class PrototypeView(SeatView):
     def trick(self) -> list[int]:
         """Cards of the current trick so far, in playing order."""
         return [int(c) for c in self.public[L.S_TRICK:L.S_TRICK + self.public[L.S_TRICK_N]]]
-
-
-def play_prototype_chunk(rules, lineup, seed: int, first: int, count: int,
-                         rotations: int = 1) -> np.ndarray:
-    """Like :func:`briscasim.simulate.play_chunk` (single deals only), for lineups holding
-    prototype strategies: every deal is played through the driver
-    (:func:`briscasim.driver.play_deal`), with the batch kernels' decks and seat streams."""
-    from ..driver import play_deal
-    if rules.match_kind != "deal":
-        raise StrategyError("prototype (pure-Python) strategies play single deals only; "
-                            f"rules {rules.name} ask for matches")
-    r = rules.to_array()
-    out = np.empty((count * rotations, L.RECORD_LEN), np.int32)
-    for i in range(count):
-        for rot in range(rotations):
-            deal = play_deal(rules, lineup, seed, first + i, 0, rot)
-            core.write_record(r, deal.state, out[i * rotations + rot])
-    return out
 
 
 def ask(strategy, deal, seat: int, rng) -> int:

@@ -1,7 +1,7 @@
 """``random``: a uniformly random legal card; swaps with probability ``swap_prob``."""
 from numba import njit
 
-from ..engine.core import at
+from ..engine.primitives import at
 from ..engine.layout import ACTION_KEEP, ACTION_SWAP
 from ..engine.rng import below, uniform
 from .view import swap_offered

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.chiamata import place_holder, trick_partner
-from ..engine.core import hand_base, popcount
+from ..engine.primitives import hand_base, popcount
 from ..engine.layout import (KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_HAND, MAX_PLAYERS, NO_CARD,
                              N_CARD_IDS, PHASE_PLAY, PUBLIC_LEN, R_PLAYERS, R_SIDE, R_SIGNALS,
                              R_START_STATE, RAIS_HAND_SHIFT, SIGNALS_RAIS, S_CALLED, S_DRAWN,

@@ -17,8 +17,8 @@ empty hand slot.
 from numba import njit
 
 from ..engine.chiamata import trick_partner
-from ..engine.core import (beats, card_face, card_points, card_strength, card_suit,
-                           seat_after, trick_winner_index)
+from ..engine.core import trick_winner_index
+from ..engine.primitives import beats, card_face, card_points, card_strength, card_suit, seat_after
 from ..engine.layout import (EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_PLAYED,
                              KNOWN_UNSEEN, OBJECTIVE_FEWEST, PHASE_SWAP, R_AUCTION,
                              R_HAND_SIZE, R_MATES, R_N_SIDES,

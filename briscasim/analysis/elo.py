@@ -21,7 +21,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..analysis.stats import Z95, bradley_terry
+from ..stats import Z95, bradley_terry
 
 SCALE = math.log(10) / 400
 """Natural-log slope of the Elo logistic: 400 rating points is a factor 10 in the odds."""
@@ -42,14 +42,14 @@ def elo_difference(score: float) -> float:
 def fit_elo(games: pd.DataFrame, anchor: str | None = None, anchor_rating: float = 0.0,
             prior_draws: float = 1.0) -> pd.DataFrame:
     """Maximum-likelihood Elo ratings of the strategies in ``games`` (a Bradley-Terry fit,
-    :func:`briscasim.analysis.stats.bradley_terry`, on the Elo scale).
+    :func:`briscasim.stats.bradley_terry`, on the Elo scale).
 
     Parameters
     ----------
     games : DataFrame
         One row per pairing: ``a``, ``b`` (strategy names), ``score`` (``a``'s mean score
         against ``b``, wins + draws/2 per play) and ``plays`` (or the effective number of
-        plays of a duplicate estimate, :func:`briscasim.analysis.stats.effective_n`). A pair
+        plays of a duplicate estimate, :func:`briscasim.stats.effective_n`). A pair
         may appear in several rows (they add up).
     anchor : str, optional
         The strategy held at ``anchor_rating`` (default: the first one in ``games``).
