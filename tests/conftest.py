@@ -1,5 +1,5 @@
-"""Shared test set-up: the helper modules (``deckbuild``, ``repo_scripts``) importable from every
-test file."""
+"""Shared test set-up: the helper modules (``deckbuild``, ``repo_scripts``, ``chartcheck``)
+importable from every test file."""
 import pathlib
 import sys
 

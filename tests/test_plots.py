@@ -1,7 +1,10 @@
-"""Charts: every chart written as PNG and SVG, a sweep chart for a numeric grid key."""
+"""Charts of a run: every chart written as PNG and SVG and fit to print, a sweep chart for a
+numeric grid key."""
+import matplotlib.pyplot as plt
 import pytest
+from chartcheck import check
 
-from briscasim.experiments import plots, report
+from briscasim.experiments import plots, report, style
 from briscasim.experiments.runner import run
 from briscasim.experiments.spec import load_spec
 
@@ -45,6 +48,17 @@ def test_sweep_keys_and_labels(tables):
     ax = fig.axes[0]
     assert ax.get_xlabel() == "parameter swap_prob of lineup entry 0"
     assert "win rate" in ax.get_ylabel()
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert len(labels) == 2 * 3        # two variants x three seats (entries)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert len(labels) == 2 * 3 + 1    # two variants x three seats (entries), the band
+    assert labels[-1] == "95% Wilson band"
     assert any(lab.startswith("three: random (entry 0)") for lab in labels)
+    plt.close("all")
+
+
+def test_every_chart_of_a_run_is_fit_to_print(tables):
+    with style.style():
+        figs = plots.figures(tables)
+    for name, fig in figs.items():
+        faults = check(fig)
+        assert faults == [], f"{name}: " + "; ".join(faults)
+    plt.close("all")

@@ -16,7 +16,7 @@ import pandas as pd
 from .. import stats
 from ..engine import layout as L
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, figure, save, style
+from ..experiments.style import MARKERS, PALETTE, figure, legend, reference, save_all, style, title
 from ..game import action_code, seeded_deck
 from .document import Context, header, write
 from .runs import Run, ensure
@@ -183,7 +183,7 @@ def analyse(runs: list[Run], ctx: Context):
         tables.update(chiamata_contracts=con, chiamata_hand=hand_t, chiamata_self_call=alone,
                       chiamata_seats=seat_t)
         with style():
-            save(chart(con, hand_t), ctx.out / "chiamata")
+            save_all(figures(tables), ctx.out)
         fmt_group = {
             "group": ("", None), "deals": ("deals", ","),
             "s": ("share %", lambda r: f"{100 * r['share']:.1f}"),
@@ -195,8 +195,8 @@ def analyse(runs: list[Run], ctx: Context):
                  "Success is the caller's side making its target; the caller's game points "
                  "are per played deal (±2 or ±4 when alone, doubled by cappotto).", "",
                  "![contracts and hands](chiamata.png)", "",
-                 "In the chart, circles: the caller's side's success rate (left axis); "
-                 "squares: the caller's game points (right axis); 95% intervals.", "",
+                 "In the chart, above: the caller's side's success rate; below: the "
+                 "caller's game points; 95% intervals.", "",
                  "### By contract", "",
                  markdown_table(con, fmt_group), "", "### By the card points of the caller's "
                  "hand", "", markdown_table(hand_t, fmt_group), "",
@@ -277,25 +277,40 @@ def analyse(runs: list[Run], ctx: Context):
     return write(ctx.out, lines, tables)
 
 
+def figures(tables: dict) -> dict:
+    """The charts of the report, from its tables (``chiamata_contracts``, ``chiamata_hand``)."""
+    if "chiamata_contracts" not in tables:
+        return {}
+    return {"chiamata": chart(tables["chiamata_contracts"], tables["chiamata_hand"])}
+
+
 def chart(con: pd.DataFrame, hand: pd.DataFrame):
-    """Success rate and the caller's game points by contract and by hand points."""
-    fig, axes = figure(1, 2, panel_height=2.6)
-    for j, (ax, t, title) in enumerate(zip(axes[0], (con, hand),
-                                           ("by contract", "by the caller's hand points"))):
+    """Success rate (top) and the caller's game points (bottom) by contract and by the card
+    points of the caller's hand, with 95% intervals."""
+    fig, axes = figure(2, 2, panel_height=1.9, sharex="col", sharey="row")
+    for j, (t, what) in enumerate(((con, "contract"),
+                                   (hand, "card points in the caller's hand"))):
         x = np.arange(len(t))
-        ax.errorbar(x, 100 * t["success"], yerr=[100 * (t["success"] - t["s_lo"]),
-                                                 100 * (t["s_hi"] - t["success"])],
-                    fmt=MARKERS[0], color=PALETTE[0], label="success %")
-        ax.set_xticks(x, [str(g).replace("bid:", "") for g in t["group"]], rotation=60)
-        ax.set_ylabel("caller's side makes it, % (95% CI)")
-        ax.set_title(title)
-        ax.set_ylim(0, 100)
-        twin = ax.twinx()
-        twin.errorbar(x, t["points"], yerr=[t["points"] - t["p_lo"], t["p_hi"] - t["points"]],
-                      fmt=MARKERS[1], color=PALETTE[1], label="game points")
-        twin.axhline(0, color=PALETTE[1], linewidth=0.6)
-        twin.set_ylabel("caller's game points")
-        twin.grid(visible=False)
+        top, bottom = axes[0, j], axes[1, j]
+        top.errorbar(x, 100 * t["success"], yerr=[100 * (t["success"] - t["s_lo"]),
+                                                  100 * (t["s_hi"] - t["success"])],
+                     fmt=MARKERS[0], color=PALETTE[0], linestyle="none",
+                     label="the caller's side makes its target (%)")
+        bottom.errorbar(x, t["points"], yerr=[t["points"] - t["p_lo"], t["p_hi"] - t["points"]],
+                        fmt=MARKERS[1], color=PALETTE[1], linestyle="none",
+                        label="the caller's game points per played deal")
+        reference(bottom, "y", 0, "no game points won or lost")
+        top.set_title(f"by {what}")
+        bottom.set_xticks(x, [str(g).replace("bid:", "") for g in t["group"]], rotation=45,
+                          ha="right", rotation_mode="anchor")
+        bottom.set_xlabel(what + (" (bid)" if what == "contract" else ""))
+        for ax in (top, bottom):
+            ax.grid(axis="x", visible=False)
+    axes[0, 0].set_ylim(0, 100)
+    axes[0, 0].set_ylabel("success (%)")
+    axes[1, 0].set_ylabel("game points")
+    title(fig, "What does the caller make, by contract and by the card points of his hand?")
+    legend(fig, loc="outside lower center", ncol=2, title="95% intervals")
     return fig
 
 

@@ -19,15 +19,17 @@ cards the batch simulation dealt for that seed and deal index); the records do n
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import ScalarFormatter
 
 from .. import stats
 from .. import cards as C
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, figure, hide_unused, save, style
+from ..experiments.style import (LINESTYLES, PALETTE, counts, figure, hide_unused, legend,
+                                 lowest_labels, not_run, reference, save_all, series, style,
+                                 title)
 from ..game import Deal, seeded_deck
 from .document import Context, header, write
 from .runs import Run, ensure
@@ -220,7 +222,7 @@ def _range(a, b, cap: int) -> str:
 
 
 def tables(runs: list[Run]):
-    regs, decs, matches, curves = [], [], [], {}
+    regs, decs, matches = [], [], []
     by_preset: dict[str, list] = {}
     dealt: dict = {}
     for run in runs:
@@ -230,28 +232,34 @@ def tables(runs: list[Run]):
             pair = d["pair"].iloc[0]
             decs.append(dict(preset=cell["variant"], pair=pair, deals=int(
                 d["deal"].nunique()), spec=run.name, **decomposition(d)))
-            m = match_lengths(d)
-            matches.append(dict(preset=cell["variant"], pair=pair, **m))
-            if m["best_of"] is not None:
-                w = m["win"] if m["who"] == pair.split(" vs ")[0] else 1 - m["win"] - m["draw"]
-                curves[(cell["variant"], pair)] = stats.match_curve(
-                    w, m["draw"], 201, int(d["sides"].iloc[0]) - 1)
+            matches.append(dict(preset=cell["variant"], pair=pair, **match_lengths(d)))
     for preset, parts in by_preset.items():
         regs.append(regression(pd.concat(parts, ignore_index=True)))
     reg, dec, mat = pd.DataFrame(regs), pd.DataFrame(decs), pd.DataFrame(matches)
     reg["trump_p_adj"] = stats.adjust(reg["trump_p"])
-    return reg, dec, mat, curves
+    return reg, dec, mat
+
+
+def curves(mat: pd.DataFrame, deals: int = 201) -> dict:
+    """``{(preset, pairing): P(the better strategy wins a match of N deals), N = 1..deals}``
+    for every pairing of the match-length table with a better strategy, from its deal win and
+    draw rates."""
+    out = {}
+    for _, m in mat[mat["best_of"].notna()].iterrows():
+        first, _, rest = m["pair"].partition(" vs ")
+        many = re.match(r"(\d+) ", rest)
+        others = int(many.group(1)) if many else 1
+        w = m["win"] if m["who"] == first else 1 - m["win"] - m["draw"]
+        out[(m["preset"], m["pair"])] = stats.match_curve(w, m["draw"], deals, others)
+    return out
 
 
 def analyse(runs: list[Run], ctx: Context):
     check(runs)
-    reg, dec, mat, curves = tables(runs)
-    ctx.out.mkdir(parents=True, exist_ok=True)
+    reg, dec, mat = tables(runs)
+    tabs = {"regression": reg, "variance": dec, "match_length": mat}
     with style():
-        save(trump_chart(reg), ctx.out / "trump_effect")
-        save(share_chart(dec), ctx.out / "deal_share")
-        if curves:
-            save(curve_chart(curves), ctx.out / "match_length")
+        figs = save_all(figures(tabs), ctx.out)
     lines = header(runs, ctx, holm=True)
     lines += ["## Conclusion", ""] + conclusion(reg, dec, mat) + [""]
     lines += ["## Method", "",
@@ -298,7 +306,7 @@ def analyse(runs: list[Run], ctx: Context):
               f"{MAX_DEALS_TWO} deals (exactly, over the joint distribution of the two leads). "
               "The rules' `rounds_to_win` allows K up to 7 only.", "",
               "![trump effect](trump_effect.png)", "", "![deal share](deal_share.png)", ""]
-    if curves:
+    if "match_length" in figs:
         lines += ["![match length](match_length.png)", ""]
     lines += ["## Trumps dealt and the pairing", "", markdown_table(reg, {
         "preset": ("preset", None), "deals": ("deals", ","),
@@ -329,7 +337,7 @@ def analyse(runs: list[Run], ctx: Context):
                   f"{_fmt_n(r['best_of'], r['cap'])} ({r['best_of_range']})"),
             "k": ("first to K (range)", lambda r: "" if not r["first_to_range"] else
                   f"{_fmt_n(r['first_to'], r['cap'])} ({r['first_to_range']})")}), ""]
-    return write(ctx.out, lines, {"regression": reg, "variance": dec, "match_length": mat})
+    return write(ctx.out, lines, tabs)
 
 
 def _specs(runs: list[Run]) -> list[str]:
@@ -341,6 +349,17 @@ def _fmt_n(x, cap: int = MAX_DEALS) -> str:
     return f">{cap}" if x is None or pd.isna(x) else f"{int(x)}"
 
 
+def figures(tables: dict) -> dict:
+    """The charts of the report, from its tables ``regression``, ``variance`` and
+    ``match_length``."""
+    figs = {"trump_effect": trump_chart(tables["regression"]),
+            "deal_share": share_chart(tables["variance"])}
+    c = curves(tables["match_length"])
+    if c:
+        figs["match_length"] = curve_chart(c)
+    return figs
+
+
 def trump_chart(reg: pd.DataFrame):
     """Log-odds of the result per trump dealt, per preset, with its 95% interval."""
     fig, axes = figure(1, 1, width="column", panel_height=0.4 + 0.2 * len(reg))
@@ -348,50 +367,55 @@ def trump_chart(reg: pd.DataFrame):
     y = np.arange(len(reg))
     ax.errorbar(reg["trump_coef"], y, xerr=[reg["trump_coef"] - reg["trump_lo"],
                                            reg["trump_hi"] - reg["trump_coef"]],
-                fmt="o", color=PALETTE[0])
-    ax.axvline(0, color="black", linewidth=0.8)
+                fmt="o", color=PALETTE[0], label="log-odds per trump, 95% CI")
+    reference(ax, "x", 0, "no effect")
     ax.set_yticks(y, reg["preset"])
     ax.invert_yaxis()
-    ax.set_xlabel("log-odds of winning per trump dealt, 95% CI")
-    ax.set_title("Trumps dealt")
+    ax.set_xlabel("log-odds of winning per trump dealt\n(trumps more than the opponents')")
     ax.grid(axis="y", visible=False)
+    title(fig, "How much is a trump dealt worth?")
+    legend(fig, loc="outside lower center", ncol=2)
     return fig
 
 
 def share_chart(dec: pd.DataFrame):
     """The deal's share of the margin's variance per preset: a panel per first strategy of
-    the pairing (shared axes), a marker per pairing."""
+    the pairing (shared axes), a colour and marker per opponent; "not run" where a panel
+    lacks a preset."""
     presets = list(dict.fromkeys(dec["preset"]))
-    first = dec["pair"].str.split(" ").str[0]
+    first = dec["pair"].str.partition(" vs ")[0]
+    against = dec["pair"].str.partition(" vs ")[2]
     groups = list(dict.fromkeys(first))
+    opponents = list(dict.fromkeys(against))
     cols = min(2, len(groups))
     rows = math.ceil(len(groups) / cols)
     fig, axes = figure(rows, cols, panel_height=0.5 + 0.2 * len(presets), sharex=True,
                        sharey=True)
     y0 = np.arange(len(presets))
+    off = 0.7 / len(opponents)
     for ax, grp in zip(axes.flat, groups):
         g = dec[first == grp]
-        pairs = list(dict.fromkeys(g["pair"]))
-        off = 0.7 / max(len(pairs), 1)
-        for j, p in enumerate(pairs):
-            h = g[g["pair"] == p].set_index("preset").reindex(presets)
-            y = y0 + (j - (len(pairs) - 1) / 2) * off
+        for j, o in enumerate(opponents):
+            h = g[against[first == grp] == o].set_index("preset").reindex(presets)
+            if h["deal_share"].isna().all():
+                continue
+            y = y0 + (j - (len(opponents) - 1) / 2) * off
             ax.errorbar(100 * h["deal_share"], y,
                         xerr=np.nan_to_num([100 * (h["deal_share"] - h["deal_lo"]),
                                             100 * (h["deal_hi"] - h["deal_share"])]),
-                        fmt=MARKERS[j], color=PALETTE[j], label=p, markersize=3.5)
+                        linestyle="none", markersize=3.5, label=f"against {o}", **series(j))
+        not_run(ax, [y for y, p in zip(y0, presets) if p not in set(g["preset"])])
         ax.set_yticks(y0, presets)
         ax.set_xlim(-5, 105)
         ax.set_title(f"{grp} against ...")
         ax.grid(axis="y", visible=False)
-        ax.legend(loc="lower left", bbox_to_anchor=(0.35, 0.0), fontsize=7)
     axes[0, 0].invert_yaxis()
-    for i, ax in enumerate(axes.flat[:len(groups)]):
-        if i + cols >= len(groups):              # the lowest panel of its column
-            ax.xaxis.set_tick_params(labelbottom=True)
+    lowest_labels(axes, len(groups))
     hide_unused(axes, len(groups))
-    fig.supxlabel("share of the point margin's mean square decided by the deal (%), 95% CI",
-                  fontsize=9)
+    fig.supxlabel("share of the point margin's mean square decided by the deal (%)")
+    title(fig, "How much of the point margin does the deal decide? Its share of the margin's "
+          "mean square, by preset and pairing")
+    legend(fig, title="95% CI")
     return fig
 
 
@@ -404,30 +428,26 @@ def curve_chart(curves: dict):
     rows = math.ceil(len(presets) / cols)
     fig, axes = figure(rows, cols, panel_height=1.6, sharex=True, sharey=True)
     n = np.arange(1, 202)
+    odd = n[::2]
     for ax, preset in zip(axes.flat, presets):
         for j, p in enumerate(pairs):
             c = curves.get((preset, p))
             if c is not None:
-                ax.plot(n[::2], 100 * c[::2], color=PALETTE[j % len(PALETTE)], label=p,
-                        linewidth=1.1)
-        ax.axhline(100 * TARGET, color="black", linewidth=0.8, linestyle=":")
+                ax.plot(odd, 100 * c[::2], label=p, linewidth=1.1, markersize=3,
+                        linestyle=LINESTYLES[j % len(LINESTYLES)],
+                        markevery=[0, 2, 7, 24, 99], **series(j))
+        reference(ax, "y", 100 * TARGET, f"{100 * TARGET:.0f}% of matches")
         ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(ScalarFormatter())
+        counts(ax.xaxis, log=True)
         ax.set_title(preset)
-    for i, ax in enumerate(axes.flat[:len(presets)]):
-        if i + cols >= len(presets):             # the lowest panel of its column
-            ax.xaxis.set_tick_params(labelbottom=True)
+    lowest_labels(axes, len(presets))
     for ax in axes[:, 0]:
         ax.set_ylabel("match won (%)")
     hide_unused(axes, len(presets))
-    fig.supxlabel("deals in the match (odd N, log scale)", fontsize=9)
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(3, len(labels)))
+    fig.supxlabel("deals in the match (odd N, log scale)")
+    title(fig, "How many deals does the better strategy need to win the match? The chance "
+          "that it wins more of N deals than its opponent")
+    legend(fig, title="pairing (better strategy first)")
     return fig
 
 

@@ -4,6 +4,7 @@ analysis) and a report in ``reports/<question>/`` (Markdown, CSV tables, PNG and
     briscasim research hold_the_seven        # one question
     briscasim research --all                 # every question
     briscasim research signals --quick       # smoke run: few deals, small searches
+    briscasim research luck_skill --charts   # the charts again, from the report's tables
 
 Every spec has a fixed seed, so a rerun gives the same numbers. Finished runs are kept in
 ``runs/research/<spec name>`` and reused (``--fresh`` plays them again, as does a change to
@@ -185,19 +186,45 @@ def run_spec(name: str, opts: Options, log=print) -> Run:
     return Run.open(out)
 
 
+def _analysis(q: Question, specs: list[Spec]) -> registry.Analysis:
+    names = {s.analysis for s in specs}
+    if len(names) != 1 or None in names:
+        raise UserError(f"question {q.name!r}: its specs must name one analysis "
+                        f"(they name {sorted(map(str, names))})")
+    return registry.get(names.pop())
+
+
 def answer(name: str, opts: Options, log=None) -> Path:
     """Run the specs of question ``name`` and write its report; return the Markdown file."""
     log = log or (lambda m: print(m, file=sys.stderr))
     q = question(name)
     specs = [load_spec(s, opts) for s in q.specs]
-    names = {s.analysis for s in specs}
-    if len(names) != 1 or None in names:
-        raise UserError(f"question {name!r}: its specs must name one analysis "
-                        f"(they name {sorted(map(str, names))})")
-    analysis = registry.get(names.pop())
+    analysis = _analysis(q, specs)
     analysis.check([Run(opts.runs / s.name, {"spec": s.resolved()}) for s in specs])  # first
     runs = [run_spec(s, opts, log) for s in q.specs]
     ctx = Context(out=opts.reports / name, title=q.title, question=q.question,
                   regenerate=f"briscasim research {name}", quick=opts.quick, root=ROOT,
                   note=q.note)
     return analysis.analyse(runs, ctx)
+
+
+def redraw(name: str, opts: Options) -> dict[str, Path]:
+    """Draw the charts of question ``name`` again from the CSV tables of its report, playing
+    nothing; ``{chart: PNG path}``."""
+    import pandas as pd
+
+    from ..experiments.style import save_all, style
+    q = question(name)
+    analysis = _analysis(q, [load_spec(s, opts) for s in q.specs])
+    out = opts.reports / name
+    tables = {p.stem: pd.read_csv(p) for p in sorted(out.glob("*.csv"))}
+    if not tables:
+        raise UserError(f"{out}: no CSV tables to draw the charts from "
+                        f"(write the report first: briscasim research {name})")
+    with style():
+        try:
+            figs = analysis.figures(tables)
+        except KeyError as e:
+            raise UserError(f"{out}: the table {e.args[0]}.csv is missing "
+                            f"(write the report again: briscasim research {name})") from None
+    return save_all(figs, out)

@@ -3,8 +3,9 @@ report`` runs on a finished run (``generic`` when the spec names none).
 
 Each analysis module has ``NAME``, ``check(runs)`` (UserError when the analysis
 does not fit the runs: one line naming both and what would fit) and ``analyse(runs, ctx)``
-(writes the report into ``ctx.out``, returns the Markdown file). Modules are imported only
-when their analysis runs.
+(writes the report into ``ctx.out``, returns the Markdown file); those with charts have
+``figures(tables)``, the charts drawn from the report's CSV tables alone (so they can be drawn
+again without the runs). Modules are imported only when their analysis runs.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ class Analysis:
     module: str
     check_attr: str = "check"
     analyse_attr: str = "analyse"
+    figures_attr: str | None = "figures"
 
     def _mod(self):
         return importlib.import_module(self.module)
@@ -34,11 +36,15 @@ class Analysis:
     def analyse(self, runs, ctx):
         return getattr(self._mod(), self.analyse_attr)(runs, ctx)
 
+    def figures(self, tables: dict) -> dict:
+        """The report's charts drawn from its tables ``{CSV name: DataFrame}``."""
+        return getattr(self._mod(), self.figures_attr)(tables) if self.figures_attr else {}
+
 
 _P = "briscasim.analysis."
 ANALYSES = {a.name: a for a in (
     Analysis(GENERIC, "every cell: win rates, scores, seats, duplicate pairs, swaps, points",
-             _P + "generic"),
+             _P + "generic", figures_attr=None),
     Analysis("swap_policy", "swap policies of entry 0 against swapping at once, paired deal "
              "by deal", _P + "swap_policy"),
     Analysis("seat_advantage", "edge of the first player (or side) with the same strategy in "

@@ -12,7 +12,8 @@ import pandas as pd
 
 from .. import stats
 from ..experiments.report import markdown_table
-from ..experiments.style import PALETTE, figure, save, style
+from ..experiments.style import (PALETTE, figure, legend, not_run, reference, save_all,
+                                 style, title)
 from ..strategies.registry import REGISTRY
 from .elo import fit_elo
 from .document import Context, header, write
@@ -74,8 +75,7 @@ def analyse(runs: list[Run], ctx: Context, name: str = NAME, extra=None):
     elo = elo_by_variant(pairs)
     ctx.out.mkdir(parents=True, exist_ok=True)
     with style():
-        save(elo_chart(elo), ctx.out / "elo")
-        save(pairs_chart(pairs), ctx.out / "pairings")
+        save_all(figures({"elo": elo, "pairings": pairs}), ctx.out)
     anchor = "random" if "random" in set(elo["strategy"]) else elo["strategy"].iloc[-1]
     lines = header(runs, ctx, holm=True)
     lines += ["## Conclusion", ""] + (extra(pairs, elo) if extra else []) \
@@ -119,31 +119,45 @@ def analyse(runs: list[Run], ctx: Context, name: str = NAME, extra=None):
     return write(ctx.out, lines, {"pairings": pairs, "elo": elo})
 
 
+def figures(tables: dict) -> dict:
+    """The charts of the report, from its tables ``elo`` and ``pairings``."""
+    return {"elo": elo_chart(tables["elo"]), "pairings": pairs_chart(tables["pairings"])}
+
+
 def elo_chart(elo: pd.DataFrame):
-    """One panel per variant, shared x: each strategy's rating with its 95% interval."""
+    """One panel per variant, shared x: each strategy's rating with its 95% interval (the
+    cheating references apart in colour); "not run" where a variant lacks a strategy."""
     variants = list(dict.fromkeys(elo["variant"]))
     strategies = list(dict.fromkeys(elo["strategy"]))
     fig, axes = figure(1, len(variants), panel_height=0.5 + 0.28 * len(strategies),
                        sharex=True, sharey=True)
     y = np.arange(len(strategies))
     labels = [s + (" (cheating)" if s.startswith(CHEATING) else "") for s in strategies]
+    anchors = list(dict.fromkeys(elo.loc[elo["rating"] == 0, "strategy"]))
     for ax, v in zip(axes[0], variants):
         g = elo[elo["variant"] == v].set_index("strategy").reindex(strategies)
-        colors = [PALETTE[3] if c is True else PALETTE[0] for c in g["cheating"]]
-        ax.barh(y, g["rating"], 0.6, color=colors)
+        cheat = g["cheating"].fillna(False).astype(bool).to_numpy()
+        for mask, what, c in ((~cheat, "a strategy", PALETTE[0]),
+                              (cheat, "a cheating reference (reads hidden cards)", PALETTE[1])):
+            if mask.any():
+                ax.barh(y[mask], g["rating"][mask], 0.6, color=c, label=f"Elo rating of {what}")
         ax.errorbar(g["rating"], y, xerr=[g["rating"] - g["lo"], g["hi"] - g["rating"]],
-                    fmt="none", ecolor="black")
+                    fmt="none", ecolor="black", label="95% CI")
+        not_run(ax, y[g["rating"].isna().to_numpy()])
+        reference(ax, "x", 0, f"0: the rating of {' / '.join(anchors) or 'the anchor'}")
         ax.set_yticks(y, labels)
-        ax.axvline(0, color="black", linewidth=0.8)
         ax.set_title(v)
-        ax.set_xlabel("Elo, 95% CI")
+        ax.set_xlabel("Elo rating")
         ax.grid(axis="y", visible=False)
     axes[0, 0].invert_yaxis()
+    title(fig, "How strong is each strategy? Elo rating from every pairing on duplicate deals")
+    legend(fig, loc="outside lower center", ncol=2)
     return fig
 
 
 def pairs_chart(pairs: pd.DataFrame):
-    """One panel per variant, shared axes: each pairing's score of A with its interval."""
+    """One panel per variant, shared axes: each pairing's score of A with its interval;
+    "not run" where a variant lacks a pairing."""
     variants = list(dict.fromkeys(pairs["variant"]))
     keys = list(dict.fromkeys(pairs["a"] + " vs " + pairs["b"]))
     fig, axes = figure(1, len(variants), panel_height=0.5 + 0.22 * len(keys),
@@ -154,14 +168,17 @@ def pairs_chart(pairs: pd.DataFrame):
         g = g.set_index("k").reindex(keys)
         ax.errorbar(100 * g["score"], y, xerr=[100 * (g["score"] - g["lo"]),
                                                100 * (g["hi"] - g["score"])],
-                    fmt="o", color=PALETTE[0])
-        ax.axvline(50, color="black", linewidth=0.8, linestyle=":")
+                    fmt="o", color=PALETTE[0], label="score of A (wins + draws/2), 95% CI")
+        not_run(ax, y[g["score"].isna().to_numpy()])
+        reference(ax, "x", 50, "even (50%)")
         ax.set_xlim(0, 100)
         ax.set_yticks(y, keys)
         ax.set_title(v)
         ax.grid(axis="y", visible=False)
     axes[0, 0].invert_yaxis()
-    fig.supxlabel("score of A (%), 95% CI; dotted: even", fontsize=9)
+    fig.supxlabel("score of A (%)")
+    title(fig, "How does A score against B? Each pairing on duplicate deals")
+    legend(fig, loc="outside upper center", ncol=2)
     return fig
 
 

@@ -10,7 +10,8 @@ import pandas as pd
 from .. import stats
 from ..engine import layout as L
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, clip_outliers, figure, save, style
+from ..experiments.style import (PALETTE, clip_outliers, figure, legend, not_run, reference,
+                                 save_all, style, title)
 from .document import Context, header, write
 from .runs import Run, ensure
 
@@ -54,9 +55,8 @@ def table(runs: list[Run]) -> pd.DataFrame:
 def analyse(runs: list[Run], ctx: Context):
     check(runs)
     t = table(runs)
-    ctx.out.mkdir(parents=True, exist_ok=True)
     with style():
-        save(chart(t), ctx.out / "seat_advantage")
+        save_all(figures({"seat_advantage": t}), ctx.out)
     hw = t.groupby("strategy", sort=False)[["lo", "hi"]].apply(
         lambda g: float(100 * ((g["hi"] - g["lo"]) / 2).median()))
     lines = header(runs, ctx, holm=True)
@@ -86,9 +86,15 @@ def analyse(runs: list[Run], ctx: Context):
     return write(ctx.out, lines, {"seat_advantage": t})
 
 
+def figures(tables: dict) -> dict:
+    """The chart of the report, from its table ``seat_advantage``."""
+    return {"seat_advantage": chart(tables["seat_advantage"])}
+
+
 def chart(t: pd.DataFrame):
     """One panel per strategy (shared axes): each preset's edge with its 95% interval; an
-    outlier beyond ``OUTLIER_PP`` is drawn at the border and annotated."""
+    outlier beyond ``OUTLIER_PP`` is drawn at the border and annotated; "not run" where a
+    strategy lacks a preset."""
     presets = list(dict.fromkeys(t["preset"]))
     strategies = list(dict.fromkeys(t["strategy"]))
     fig, axes = figure(1, len(strategies), panel_height=0.6 + 0.2 * len(presets),
@@ -97,20 +103,28 @@ def chart(t: pd.DataFrame):
         (100 * t["edge"].abs() <= OUTLIER_PP).to_numpy()]))
     limit = (-math.ceil(ext + 0.5), math.ceil(ext + 0.5))
     y = np.arange(len(presets))
-    for j, (ax, s) in enumerate(zip(axes[0], strategies)):
+    for ax, s in zip(axes[0], strategies):
         g = t[t["strategy"] == s].set_index("preset").reindex(presets)
         e, lo, hi = 100 * g["edge"], 100 * g["lo"], 100 * g["hi"]
         inside = (e.abs() <= OUTLIER_PP).to_numpy()
         ax.errorbar(e[inside], y[inside], xerr=[(e - lo)[inside], (hi - e)[inside]],
-                    fmt=MARKERS[j], markersize=3.5, color=PALETTE[j])
-        clip_outliers(ax, e[~inside], lo[~inside], hi[~inside], limit,
-                      [""] * int((~inside).sum()), y[~inside])
-        ax.axvline(0, color="black", linewidth=0.8)
+                    fmt="o", markersize=3.5, color=PALETTE[0], label="edge, 95% CI")
+        out = ~inside & e.notna().to_numpy()
+        clip_outliers(ax, e[out], lo[out], hi[out], limit, [""] * int(out.sum()), y[out])
+        if out.any():
+            ax.plot([], [], linestyle="none", marker=r"$\rightarrow$", color="black",
+                    label=f"edge beyond ±{OUTLIER_PP:.0f} pp: drawn at the border, with its "
+                          "value and 95% CI")
+        not_run(ax, y[e.isna().to_numpy()])
+        reference(ax, "x", 0, "no edge (fair share)")
         ax.set_yticks(y, presets)
         ax.grid(axis="y", visible=False)
         ax.set_title(s)
     axes[0, 0].invert_yaxis()
-    fig.supxlabel("edge of side 0 (pp), 95% CI", fontsize=9)
+    fig.supxlabel("edge of side 0: its score minus its fair share (percentage points)")
+    title(fig, "How much is it worth to play first? The edge of the side holding seat 0, "
+          "with the same strategy in every seat")
+    legend(fig, loc="outside upper center", ncol=3)
     return fig
 
 

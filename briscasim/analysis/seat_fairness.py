@@ -10,7 +10,8 @@ import pandas as pd
 
 from .. import stats
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, figure, save, style
+from ..experiments.style import (LINESTYLES, PALETTE, figure, legend, not_run, reference,
+                                 save_all, series, style, title)
 from .document import Context, header, write
 from .runs import Run, ensure, per_deal, per_deal_side
 
@@ -72,24 +73,29 @@ def tables(runs: list[Run]):
     fair = pd.DataFrame(fair)
     if len(fair):
         fair["p_adj"] = stats.adjust(fair["p"])
-    return fair, pd.DataFrame(skill), pd.DataFrame(outp), hists
+    return fair, pd.DataFrame(skill), pd.DataFrame(outp), histogram(hists)
+
+
+def histogram(hists) -> pd.DataFrame:
+    """A player's card points in ``BIN``-point bins with 0 points apart (a real peak: the
+    player took no points), per (variant, strategy): plays and share (% per ``BIN`` points)
+    in each bin [lo, hi)."""
+    edges = np.concatenate([[0, 1], np.arange(BIN, 121 + BIN, BIN)])
+    rows = []
+    for variant, strategy, pts in hists:
+        counts, _ = np.histogram(pts, bins=edges)
+        share = 100 * counts / len(pts) / np.diff(edges) * BIN
+        rows += [dict(variant=variant, strategy=strategy, lo=int(a), hi=int(b), plays=int(c),
+                      share=x) for a, b, c, x in zip(edges, edges[1:], counts, share)]
+    return pd.DataFrame(rows, columns=["variant", "strategy", "lo", "hi", "plays", "share"])
 
 
 def analyse(runs: list[Run], ctx: Context):
     check(runs)
-    fair, skill, outp, hists = tables(runs)
-    ctx.out.mkdir(parents=True, exist_ok=True)
-    figs = []
+    fair, skill, outp, hist = tables(runs)
+    tabs = {"seats": fair, "skill": skill, "out_of_play": outp, "score_distribution": hist}
     with style():
-        if len(fair):
-            save(seat_chart(fair), ctx.out / "seat_fairness")
-            figs.append("seat_fairness")
-        if skill["score"].notna().any():
-            save(skill_chart(skill), ctx.out / "skill")
-            figs.append("skill")
-        if hists:
-            save(hist_chart(hists), ctx.out / "score_distribution")
-            figs.append("score_distribution")
+        figs = list(save_all(figures(tabs), ctx.out))
     fair_share = 1 / len(runs[0].rules(runs[0].cells[0]).sides)
     lines = header(runs, ctx, holm=True)
     lines += ["## Conclusion", ""] + conclusion(fair, skill, outp, fair_share) + [""]
@@ -138,7 +144,7 @@ def analyse(runs: list[Run], ctx: Context):
                   "mean_points": ("mean pts", ".2f"),
                   "mean_if_points": ("mean pts if any", ".2f"),
                   "distribution": ("distribution (points: share)", None)}), ""]
-    return write(ctx.out, lines, {"seats": fair, "skill": skill, "out_of_play": outp})
+    return write(ctx.out, lines, tabs)
 
 
 def _short(variants, common: str | None = None) -> dict:
@@ -148,6 +154,19 @@ def _short(variants, common: str | None = None) -> dict:
     prefix = os.path.commonprefix(names) if len(names) > 1 else ""
     prefix = prefix[:prefix.rfind("-") + 1] if "-" in prefix else ""
     return {v: v[len(prefix):] or v for v in names}
+
+
+def figures(tables: dict) -> dict:
+    """The charts of the report, from its tables ``seats``, ``skill`` and
+    ``score_distribution`` (each chart whose table has rows)."""
+    figs = {}
+    if len(tables["seats"]):
+        figs["seat_fairness"] = seat_chart(tables["seats"])
+    if tables["skill"]["score"].notna().any():
+        figs["skill"] = skill_chart(tables["skill"])
+    if len(tables.get("score_distribution", ())):
+        figs["score_distribution"] = hist_chart(tables["score_distribution"])
+    return figs
 
 
 def seat_chart(fair: pd.DataFrame):
@@ -165,13 +184,17 @@ def seat_chart(fair: pd.DataFrame):
             x = np.arange(len(variants)) + (k - (len(seats) - 1) / 2) * width
             ax.errorbar(x, 100 * h["score"], yerr=[100 * (h["score"] - h["lo"]),
                                                     100 * (h["hi"] - h["score"])],
-                        fmt=MARKERS[k], color=PALETTE[k], label=f"seat {k}")
-        ax.axhline(100 / len(seats), color="black", linewidth=0.8, linestyle=":")
+                        linestyle="none", label=f"seat {k}" + (" (leads first)" if k == 0
+                                                               else ""), **series(k))
+        reference(ax, "y", 100 / len(seats), f"fair share ({100 / len(seats):.1f}%)")
         ax.set_xticks(range(len(variants)), [short[v] for v in variants])
         ax.set_title(f"{len(seats)} x {s}")
         ax.grid(axis="x", visible=False)
-    axes[0, 0].set_ylabel("score (%), 95% CI; dotted: fair share")
-    axes[0, -1].legend(loc="upper right", ncol=len(seats))
+    axes[0, 0].set_ylabel("score of the seat (%)")
+    fig.supxlabel("variant")
+    title(fig, "Is every seat as likely to win? Each seat's score with the same strategy in "
+          "every seat")
+    legend(fig, title="95% CI")
     return fig
 
 
@@ -187,30 +210,39 @@ def skill_chart(skill: pd.DataFrame):
         x = np.arange(len(variants))
         ax.errorbar(x, 100 * g["score"], yerr=[100 * (g["score"] - g["lo"]),
                                                 100 * (g["hi"] - g["score"])],
-                    fmt="o", color=PALETTE[0])
+                    fmt="o", color=PALETTE[0], label="score of the first strategy, 95% CI")
+        not_run(ax, x[g["score"].isna().to_numpy()], axis="x")
         ax.set_xticks(x, [short[v] for v in variants])
         ax.set_xlim(-0.5, len(variants) - 0.5)
-        ax.set_title(f"{g['strategy'].iloc[0]} against {g['opponents'].iloc[0]}", loc="left")
+        ax.set_title(f"{g['strategy'].dropna().iloc[0]} against "
+                     f"{g['opponents'].dropna().iloc[0]}")
         ax.grid(axis="x", visible=False)
-    axes[0, 0].set_ylabel("score of the first strategy (%), 95% CI")
+    axes[0, 0].set_ylabel("score of the first strategy (%)")
+    fig.supxlabel("variant")
+    title(fig, "How far does a stronger strategy beat weaker ones in each variant?")
+    legend(fig, loc="outside upper center")
     return fig
 
 
-def hist_chart(hists):
-    """Distribution of a player's card points, one panel per strategy (shared axes), in
-    ``BIN``-point bins with 0 points apart (a real peak: the player took no points)."""
-    strategies = list(dict.fromkeys(h[1] for h in hists))
+def hist_chart(hist: pd.DataFrame):
+    """Distribution of a player's card points, one panel per strategy (shared axes), a line
+    per variant."""
+    strategies = list(dict.fromkeys(hist["strategy"]))
+    variants = list(dict.fromkeys(hist["variant"]))
     fig, axes = figure(1, len(strategies), panel_height=2.2, sharex=True, sharey=True)
-    edges = np.concatenate([[0, 1], np.arange(BIN, 121 + BIN, BIN)])
     for ax, strategy in zip(axes[0], strategies):
-        for i, (variant, strat, pts) in enumerate(x for x in hists if x[1] == strategy):
-            counts, _ = np.histogram(pts, bins=edges)
-            share = 100 * counts / len(pts) / np.diff(edges) * BIN
-            ax.stairs(share, edges, color=PALETTE[i], label=variant, linewidth=1.1)
+        for i, variant in enumerate(variants):
+            h = hist[(hist["strategy"] == strategy) & (hist["variant"] == variant)]
+            if len(h):
+                ax.stairs(h["share"], np.append(h["lo"], h["hi"].iloc[-1]), label=variant,
+                          color=PALETTE[i % len(PALETTE)], linewidth=1.1,
+                          linestyle=LINESTYLES[i % len(LINESTYLES)])
         ax.set_title(f"every seat {strategy}")
-    fig.supxlabel("card points of a player", fontsize=9)
+    fig.supxlabel("card points of a player")
     axes[0, 0].set_ylabel(f"share of plays (% per {BIN} points)")
-    axes[0, -1].legend(loc="upper right")
+    title(fig, "How are a player's card points spread? Every seat playing the same strategy "
+          "(no points at all in a bin of its own)")
+    legend(fig, title="variant")
     return fig
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 
 from .. import stats
 from ..experiments.report import markdown_table
-from ..experiments.style import MARKERS, PALETTE, figure, save, style
+from ..experiments.style import figure, legend, reference, save_all, series, style, title
 from .document import Context, header, write
 from .runs import Run, ensure, per_deal
 
@@ -58,9 +58,8 @@ def tables(runs: list[Run]):
 def analyse(runs: list[Run], ctx: Context):
     check(runs)
     t, d = tables(runs)
-    ctx.out.mkdir(parents=True, exist_ok=True)
     with style():
-        save(chart(t), ctx.out / "signals")
+        save_all(figures({"signals": t}), ctx.out)
     lines = header(runs, ctx, holm=True)
     lines += ["## Conclusion", ""] + conclusion(t, d) + [""]
     lines += ["## Method", "",
@@ -94,6 +93,11 @@ def analyse(runs: list[Run], ctx: Context):
     return write(ctx.out, lines, {"signals": t, "on_minus_off": d})
 
 
+def figures(tables: dict) -> dict:
+    """The chart of the report, from its table ``signals``."""
+    return {"signals": chart(tables["signals"])}
+
+
 def chart(t: pd.DataFrame):
     """One panel per lineup (shared x): the first side's score with and without signals."""
     t = t.assign(lineup=t["a"] + " vs " + t["b"])
@@ -107,13 +111,17 @@ def chart(t: pd.DataFrame):
             on = r["signals"] != "none"
             ax.errorbar(100 * r["score"], i, xerr=[[100 * (r["score"] - r["lo"])],
                                                    [100 * (r["hi"] - r["score"])]],
-                        fmt=MARKERS[0 if on else 1], color=PALETTE[0 if on else 1])
-        ax.axvline(50, color="black", linewidth=0.8, linestyle=":")
+                        label="with signals" if on else "without signals",
+                        linestyle="none", **series(0 if on else 1))
+        reference(ax, "x", 50, "even (50%)")
         ax.set_yticks(y, g["variant"])
         ax.set_ylim(len(g) - 0.5, -0.5)
         ax.set_title(lu)
         ax.grid(axis="y", visible=False)
-    axes[-1, 0].set_xlabel("score of the first side (%), 95% CI; dotted: even")
+    axes[-1, 0].set_xlabel("score of the first side (wins + draws/2, %)")
+    title(fig, "What are honest partner signals worth? The first side's score with and "
+          "without them, on duplicate deals")
+    legend(fig, title="95% CI")
     return fig
 
 

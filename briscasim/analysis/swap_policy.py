@@ -14,7 +14,8 @@ import pandas as pd
 
 from .. import stats
 from ..experiments.report import markdown_table
-from ..experiments.style import PALETTE, figure, hide_unused, save, style
+from ..experiments.style import (PALETTE, figure, hide_unused, legend, lowest_labels,
+                                 not_run, reference, save_all, style, title)
 from .document import Context, header, write
 from .runs import Run, ensure, entry_won, per_deal
 
@@ -109,11 +110,7 @@ def analyse(runs: list[Run], ctx: Context):
     out = ctx.out
     out.mkdir(parents=True, exist_ok=True)
     with style():
-        save(forest(t, "d_score", 100, "score minus the control's (percentage points), 95% CI"),
-             out / "score_difference")
-        save(forest(t, "d_margin", 1, "point margin minus the control's (card points), 95% CI"),
-             out / "margin_difference")
-        save(lost_bars(t), out / "swap_lost")
+        save_all(figures({"policies": t}), out)
     lines = header(runs, ctx, holm=True)
     lines += ["## Conclusion", ""] + conclusion(t) + [""]
     plays = t["play"].unique()
@@ -163,40 +160,54 @@ def _half(t: pd.DataFrame, col: str, scale: float) -> float:
     return float(scale * ((d[col + "_hi"] - d[col + "_lo"]) / 2).median()) if len(d) else math.nan
 
 
-def forest(t: pd.DataFrame, col: str, scale: float, xlabel: str):
+def figures(tables: dict) -> dict:
+    """The charts of the report, from its table ``policies``."""
+    t = tables["policies"]
+    return {"score_difference": forest(t, "d_score", 100, "score", "percentage points"),
+            "margin_difference": forest(t, "d_margin", 1, "point margin", "card points"),
+            "swap_lost": lost_bars(t)}
+
+
+def forest(t: pd.DataFrame, col: str, scale: float, what: str, unit: str):
     """Small multiples, one panel per (variant, play), shared x and y axes: each policy's
-    paired difference from the control with its 95% interval."""
+    paired difference from the control with its 95% interval; "not run" where a panel lacks
+    a policy."""
     groups = list(t.groupby(["variant", "play"], sort=False))
     policies = list(dict.fromkeys(t["policy"]))
     cols = 2 if len(groups) > 1 else 1
     rows = math.ceil(len(groups) / cols)
     fig, axes = figure(rows, cols, panel_height=0.3 + 0.24 * len(policies),
                        sharex=True, sharey=True)
-    for i, (ax, ((variant, play), g)) in enumerate(zip(axes.flat, groups)):
+    y = np.arange(len(policies))
+    for ax, ((variant, play), g) in zip(axes.flat, groups):
         g = g.set_index("policy").reindex(policies)
-        y = np.arange(len(policies))
         m = scale * g[col]
         err = np.nan_to_num([m - scale * g[col + "_lo"], scale * g[col + "_hi"] - m])
-        ax.errorbar(m, y, xerr=err, fmt="o", color=PALETTE[0], markersize=3.5)
-        ax.axvline(0, color="black", linewidth=0.8)
+        ax.errorbar(m, y, xerr=err, fmt="o", color=PALETTE[0], markersize=3.5,
+                    label=f"{what} minus the control's, 95% CI")
+        not_run(ax, y[m.isna().to_numpy()])
+        reference(ax, "x", 0, "no difference from swapping at once")
         ax.set_yticks(y, policies)
-        ax.set_title(f"{variant}, {play}", fontsize=8.5, loc="center")
+        ax.set_title(f"{variant}, {play}")
         ax.grid(axis="y", visible=False)
-        if i + cols >= len(groups):              # the lowest panel of its column
-            ax.xaxis.set_tick_params(labelbottom=True)
-    axes[0, 0].invert_yaxis()
+    axes[0, 0].set_ylim(len(policies) - 0.5, -0.5)
+    lowest_labels(axes, len(groups))
     hide_unused(axes, len(groups))
-    fig.supxlabel(xlabel, fontsize=9)
+    fig.supxlabel(f"{what} minus the control's ({unit})")
+    title(fig, f"Does holding the 7 of trumps pay? Entry 0's {what} with each swap policy "
+          "against swapping at once, on the same deals")
+    legend(fig, loc="outside upper center", ncol=2)
     return fig
 
 
 def lost_bars(t: pd.DataFrame):
-    """How often each hold policy never made the 7-swap, per (variant, play)."""
+    """How often each hold policy never made the 7-swap, per (variant, play); "not run"
+    where a (variant, play) lacks a policy."""
     g = t[~t["policy"].str.startswith("immediate")].copy()
     g["cell"] = g["variant"] + ", " + g["play"]
     cells = list(dict.fromkeys(g["cell"]))
     policies = list(dict.fromkeys(g["policy"]))
-    fig, axes = figure(1, 1, panel_height=0.5 + 0.1 * len(policies) * len(cells))
+    fig, axes = figure(1, 1, panel_height=0.5 + 0.12 * len(policies) * len(cells))
     ax = axes[0, 0]
     height = 0.8 / len(cells)
     for i, cell in enumerate(cells):
@@ -205,16 +216,15 @@ def lost_bars(t: pd.DataFrame):
         ax.barh(y, 100 * h["lost"], height * 0.9, color=PALETTE[i % len(PALETTE)], label=cell)
         ax.errorbar(100 * h["lost"], y, xerr=np.nan_to_num(
             [100 * (h["lost"] - h["lost_lo"]), 100 * (h["lost_hi"] - h["lost"])]),
-            fmt="none", ecolor="black", elinewidth=0.8, capsize=1.5)
+            fmt="none", ecolor="black", elinewidth=0.8, capsize=1.5,
+            label="95% CI" if i == len(cells) - 1 else None)
+        not_run(ax, y[h["lost"].isna().to_numpy()], at=0.01, fontsize=6)
     ax.set_yticks(range(len(policies)), policies)
-    ax.invert_yaxis()
-    ax.set_xlabel("plays in which entry 0 declined the 7-swap and never made it (%), 95% CI")
+    ax.set_ylim(len(policies) - 0.5, -0.5)
+    ax.set_xlabel("plays in which entry 0 declined the 7-swap and never made it (%)")
     ax.grid(axis="y", visible=False)
-    if len(cells) > 1:
-        ax.set_title("How often holding loses the swap altogether")
-        fig.legend(loc="outside lower center", ncol=2)
-    else:
-        ax.set_title(f"How often holding loses the swap altogether ({cells[0]})")
+    title(fig, "How often does holding the 7 of trumps lose the swap altogether?")
+    legend(fig, loc="outside lower center", ncol=2)
     return fig
 
 

@@ -19,7 +19,9 @@ from . import HELP_OPTIONS
               help="Folder of the pack's specs (default: the source tree's experiments/).")
 @click.option("--fresh", is_flag=True, help="Play the runs again from scratch.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def research(names, all_, list_, quick, workers, runs, reports, specs, fresh, quiet):
+@click.option("--charts", is_flag=True,
+              help="Only draw the charts again, from the CSV tables of the reports (no runs).")
+def research(names, all_, list_, quick, workers, runs, reports, specs, fresh, quiet, charts):
     """Run the specs of research questions and write their reports (reports/NAME/)."""
     import sys
     import time
@@ -42,6 +44,11 @@ def research(names, all_, list_, quick, workers, runs, reports, specs, fresh, qu
         pack.question(name)                          # every name checked before any work
     opts = pack.Options(quick=quick, fresh=fresh, workers=workers, runs=runs, reports=reports,
                         specs=specs, progress=sys.stderr.isatty() and not quiet)
+    if charts:
+        for name in todo:
+            for png in pack.redraw(name, opts).values():
+                click.echo(f"{name}: {png} (+ .svg)")
+        return
     for name in todo:
         started = time.perf_counter()
         path = pack.answer(name, opts)

@@ -10,14 +10,16 @@
 """
 from __future__ import annotations
 
+import math
 import re
+import textwrap
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .style import PALETTE, RC, save
+from .style import (LINESTYLES, PALETTE, figure, hide_unused, legend, lowest_labels,
+                    reference, save_all, series, style, title)
 
 MAX_PANELS = 6
 BIN = 5           # card points per bin of the score distribution
@@ -34,26 +36,24 @@ def win_rates(strat: pd.DataFrame):
     colors = _colors(strat["strategy"])
     per = strat.groupby("label", sort=False).size().max()
     height = 0.8 / per
-    fig, ax = plt.subplots(figsize=(7.0, 1.0 + 0.32 * len(strat) + 0.25 * len(cells)))
-    seen = set()
+    fig, axes = figure(1, 1, panel_height=0.5 + 0.32 * len(strat) + 0.25 * len(cells))
+    ax = axes[0, 0]
     for i, cell in enumerate(cells):
         rows = strat[strat["label"] == cell].reset_index(drop=True)
         for k, r in rows.iterrows():
             y = i + (k - (len(rows) - 1) / 2) * height
             rate = 100 * r["win_rate"]
             err = [[rate - 100 * r["win_lo"]], [100 * r["win_hi"] - rate]]
-            label = r["strategy"] if r["strategy"] not in seen else None
-            seen.add(r["strategy"])
-            ax.barh(y, rate, height * 0.9, color=colors[r["strategy"]], label=label)
+            ax.barh(y, rate, height * 0.9, color=colors[r["strategy"]], label=r["strategy"])
             ax.errorbar(rate, y, xerr=err, fmt="none", ecolor="black", elinewidth=1,
-                        capsize=2.5)
+                        capsize=2.5, label="95% Wilson interval")
     ax.set_yticks(range(len(cells)), cells)
     ax.invert_yaxis()
-    ax.set_xlabel("win rate (%), 95% Wilson interval")
+    ax.set_xlabel("win rate (%)")
     ax.set_xlim(0, 100)
     ax.grid(axis="y", visible=False)
-    ax.set_title("Win rate by cell and strategy")
-    ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    title(fig, "How often does each strategy win, cell by cell?")
+    legend(fig, loc="outside lower center", ncol=3)
     return fig
 
 
@@ -62,7 +62,8 @@ def seat_advantage(sides: pd.DataFrame):
     cells = list(dict.fromkeys(sides["label"]))
     n_sides = int(sides["side"].max()) + 1
     height = 0.8 / n_sides
-    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.3 * len(sides) + 0.2 * len(cells)))
+    fig, axes = figure(1, 1, panel_height=0.6 + 0.3 * len(sides) + 0.2 * len(cells))
+    ax = axes[0, 0]
     for i, cell in enumerate(cells):
         rows = sides[sides["label"] == cell].reset_index(drop=True)
         for _, r in rows.iterrows():
@@ -70,53 +71,45 @@ def seat_advantage(sides: pd.DataFrame):
             y = i + (s - (n_sides - 1) / 2) * height
             d = 100 * (r["win_rate"] - r["fair_share"])
             err = [[100 * (r["win_rate"] - r["win_lo"])], [100 * (r["win_hi"] - r["win_rate"])]]
-            ax.barh(y, d, height * 0.9, color=PALETTE[s % len(PALETTE)], label=f"side {s}")
-            ax.errorbar(d, y, xerr=err, fmt="none", ecolor="black", elinewidth=1, capsize=2.5)
-    ax.axvline(0, color="black", linewidth=0.8)
+            ax.barh(y, d, height * 0.9, color=PALETTE[s % len(PALETTE)],
+                    label=f"side {s}" + (" (first seat)" if s == 0 else ""))
+            ax.errorbar(d, y, xerr=err, fmt="none", ecolor="black", elinewidth=1, capsize=2.5,
+                        label="95% Wilson interval")
+    reference(ax, "x", 0, "fair share")
     ax.set_yticks(range(len(cells)), cells)
     ax.invert_yaxis()
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("win rate minus fair share (percentage points), 95% Wilson interval")
-    ax.set_title("Seat advantage: side 0 holds the first seat to play")
-    handles, labels = ax.get_legend_handles_labels()
-    uniq = dict(zip(labels, handles))
-    ax.legend(uniq.values(), uniq.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_xlabel("win rate minus fair share (percentage points)")
+    title(fig, "Does the side holding the first seat win more than its fair share?")
+    legend(fig)
     return fig
 
 
 def score_distribution(hist: pd.DataFrame):
     """Share of plays (%) by the side's card points in ``BIN``-point bins (points come in
     steps of 2, 3, 4, 10 and 11, so one-point bins are jagged), per strategy; a panel per cell
-    (the first few cells, shared axes, panel titles only)."""
+    (the first few cells, shared axes)."""
     cells = list(dict.fromkeys(hist["label"]))[:MAX_PANELS]
     cols = min(len(cells), 2)
-    rows_n = (len(cells) + cols - 1) // cols
-    fig, axes = plt.subplots(rows_n, cols, figsize=(7.0, 2.6 * rows_n + 0.6), squeeze=False,
-                             sharex=True, sharey=True)
-    colors = _colors(hist["strategy"])
+    rows_n = math.ceil(len(cells) / cols)
+    fig, axes = figure(rows_n, cols, panel_height=2.2, sharex=True, sharey=True)
+    strategies = list(dict.fromkeys(hist["strategy"]))
     for ax, cell in zip(axes.flat, cells):
         h = hist[hist["label"] == cell]
         for strategy, g in h.groupby("strategy", sort=False):
+            j = strategies.index(strategy)
             bins = g.groupby(g["points"] // BIN * BIN)["plays"].sum()
             share = 100 * bins / bins.sum()
-            ax.step(bins.index + BIN / 2, share, where="mid", color=colors[strategy],
-                    label=strategy, linewidth=1.2)
-        ax.axvline(60, color="grey", linewidth=0.8, linestyle=":")
-        ax.set_title(cell, fontsize=9)
-        ax.set_ylabel(f"share of plays (% per {BIN} points)")
-    for ax in axes.flat[len(cells):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("card points of the side")
-    handles, labels = [], []
-    for ax in axes.flat:
-        for hnd, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(hnd)
-                labels.append(lab)
-    fig.legend(handles, labels, title="strategy", loc="upper center",
-               bbox_to_anchor=(0.5, 0.0), ncol=min(len(labels), 3))
-    fig.tight_layout()
+            ax.step(bins.index + BIN / 2, share, where="mid", color=PALETTE[j % len(PALETTE)],
+                    linestyle=LINESTYLES[j % len(LINESTYLES)], label=strategy, linewidth=1.2)
+        reference(ax, "x", 60, "60 points: half the deck")
+        ax.set_title(textwrap.fill(cell, 36))
+    lowest_labels(axes, len(cells))
+    hide_unused(axes, len(cells))
+    fig.supxlabel("card points of the side")
+    fig.supylabel(f"share of plays (% per {BIN} points)")
+    title(fig, "How many card points does each strategy's side take?")
+    legend(fig, loc="outside upper center", ncol=3, title="strategy")
     return fig
 
 
@@ -136,7 +129,8 @@ def sweep_keys(strat: pd.DataFrame) -> list[str]:
 def sweep(strat: pd.DataFrame, key: str):
     """Win rate (%) against the numeric grid key ``key``, a line with a 95% band per variant
     and lineup entry (other grid keys held apart)."""
-    fig, ax = plt.subplots()
+    fig, axes = figure(1, 1, panel_height=2.8)
+    ax = axes[0, 0]
     others = [c for c in sweep_keys(strat) if c != key]
     strat = strat[strat[key].notna()]             # cells of other grids lack this key
     groups = strat.groupby(["variant", "entry"] + others, sort=False)
@@ -146,14 +140,15 @@ def sweep(strat: pd.DataFrame, key: str):
         name = name.rstrip(":,")
         extra = ", ".join(f"{o}={v}" for o, v in zip(others, gkey[2:]))
         label = f"{gkey[0]}: {name} (entry {gkey[1]})" + (f", {extra}" if extra else "")
-        c = PALETTE[i % len(PALETTE)]
-        ax.plot(g[key], 100 * g["win_rate"], marker="o", markersize=3.5, color=c, label=label)
-        ax.fill_between(g[key], 100 * g["win_lo"], 100 * g["win_hi"], color=c, alpha=0.2,
-                        linewidth=0)
+        look = series(i)
+        ax.plot(g[key], 100 * g["win_rate"], markersize=3.5, label=label,
+                linestyle=LINESTYLES[i % len(LINESTYLES)], **look)
+        ax.fill_between(g[key], 100 * g["win_lo"], 100 * g["win_hi"], color=look["color"],
+                        alpha=0.2, linewidth=0, label="95% Wilson band" if i == 0 else None)
     ax.set_xlabel(_axis_name(key))
-    ax.set_ylabel("win rate (%), 95% Wilson band")
-    ax.set_title(f"Win rate against {key.split('.')[-1]}")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_ylabel("win rate (%)")
+    title(fig, f"How does the win rate change with {key.split('.')[-1]}?")
+    legend(fig)
     return fig
 
 
@@ -166,18 +161,17 @@ def _axis_name(key: str) -> str:
     return key
 
 
+def figures(tables: dict) -> dict:
+    """Every chart that applies to the tables of :func:`~.report.summarize`."""
+    strat = tables["strategies"]
+    figs = {"win_rates": win_rates(strat), "seat_advantage": seat_advantage(tables["sides"]),
+            "score_distribution": score_distribution(tables["points_hist"])}
+    for key in sweep_keys(strat):
+        figs["sweep_" + re.sub(r"[^A-Za-z0-9_]+", "_", key)] = sweep(strat, key)
+    return figs
+
+
 def plot_all(tables: dict, out) -> dict[str, Path]:
     """Write every chart that applies into ``out``; ``{name: PNG path}``."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    figs = {}
-    with plt.rc_context(RC):
-        strat = tables["strategies"]
-        figs["win_rates"] = save(win_rates(strat), out / "win_rates")
-        figs["seat_advantage"] = save(seat_advantage(tables["sides"]), out / "seat_advantage")
-        figs["score_distribution"] = save(score_distribution(tables["points_hist"]),
-                                          out / "score_distribution")
-        for key in sweep_keys(strat):
-            name = "sweep_" + re.sub(r"[^A-Za-z0-9_]+", "_", key)
-            figs[name] = save(sweep(strat, key), out / name)
-    return figs
+    with style():
+        return save_all(figures(tables), Path(out))
