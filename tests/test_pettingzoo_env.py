@@ -190,5 +190,7 @@ def test_bad_input():
         env.step(int(np.flatnonzero(mask == 0)[0]))
     with pytest.raises(UserError):
         pettingzoo_env("brisca-2", reward="points")
+    with pytest.raises(UserError, match=r"reward = \['margin'\]: choose one of"):
+        pettingzoo_env("brisca-2", reward=["margin"])
     with pytest.raises(ValueError, match="players"):
         pettingzoo_env("brisca-2", players=7)

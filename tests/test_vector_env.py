@@ -186,3 +186,24 @@ def test_illegal_action_names_the_row_and_moves_nothing():
         VectorEnv("brisca-2", 2, opponent="greedy", agent_seats=[0, 1])
     with pytest.raises(UserError):
         VectorEnv("brisca-2", 2, reward="points")
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"reward": ["outcome"]}, r"reward = \['outcome'\]: choose one of outcome, margin"),
+    ({"opponent": "random", "agent_seats": 1}, r"agent_seats = 1: give a list of seats from 0 "
+                                               r"to 1"),
+    ({"opponent": "random", "agent_seats": [True]}, r"agent_seats = \[True\]"),
+    ({"opponent": "random", "agent_seats": "0"}, r"agent_seats = '0'"),
+    ({"opponent": 5}, r"opponent = 5: give a strategy spec")])
+def test_arguments_of_the_wrong_kind_are_named(options, message):
+    with pytest.raises(UserError, match=message):
+        VectorEnv("brisca-2", 2, **options)
+
+
+def test_an_action_past_the_int64_range_is_refused_as_given():
+    env = VectorEnv("brisca-2", num_envs=2, seed=0)
+    env.reset()
+    before = env.states()
+    with pytest.raises(IllegalAction, match=f"row 1 .*: {2 ** 63} is not an action id"):
+        env.step(np.array([env.random_actions()[0], 2 ** 63], np.uint64))
+    np.testing.assert_array_equal(before, env.states())

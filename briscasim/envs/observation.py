@@ -131,6 +131,12 @@ points less the target, plus 1): at least 0 exactly for the seats whose game poi
 positive (0 to all for a deal thrown in)."""
 
 
+def check_reward(reward) -> None:
+    """Refuse a reward kind that is not one of ``REWARDS`` (:class:`UserError`)."""
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def encode(rules, state, seat, out):
     """Write what ``seat`` may know of ``state`` into ``out`` (``OBSERVATION_LEN`` int8, the

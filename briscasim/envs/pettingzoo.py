@@ -52,7 +52,7 @@ from ..errors import IllegalAction, UserError
 from ..game import Deal, check_count
 from .episode import deal_rules
 from .observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
-                          write_rewards)
+                          check_reward, write_rewards)
 
 
 def _observation_high() -> np.ndarray:
@@ -76,8 +76,7 @@ class BriscaEnv(AECEnv):
                  render_mode: str | None = None, **options):
         super().__init__()
         self.rules = deal_rules(preset, options)
-        if reward not in REWARDS:
-            raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
+        check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UserError(f"render_mode = {render_mode!r}: choose one of "
                             f"{', '.join(self.metadata['render_modes'])}")

@@ -49,8 +49,10 @@ from ..jit import entry_point
 from ..lineup import Lineup
 from ..rules import Rules
 from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
+from ..strategies.registry import Strategy
 from .episode import deal_rules
-from .observation import OBSERVATION_LEN, REWARDS, encode, write_mask, write_rewards
+from .observation import (OBSERVATION_LEN, REWARDS, check_reward, encode, write_mask,
+                          write_rewards)
 
 _NO_OPPONENT = 0
 """The lineup shape of the self-play kernel: no seat is played by the kernel."""
@@ -180,8 +182,7 @@ class VectorEnv:
     def __init__(self, rules: Rules | str = "brisca-2", num_envs: int = 1024, seed: int = 0,
                  *, opponent=None, agent_seats=None, reward: str = "outcome", **options):
         rules = deal_rules(rules, options)
-        if reward not in REWARDS:
-            raise UserError(f"reward = {reward!r}: choose one of {', '.join(REWARDS)}")
+        check_reward(reward)
         self.rules = rules
         self.players = n = rules.players
         self.num_envs = check_count("num_envs", num_envs, 2 ** 31)
@@ -197,10 +198,16 @@ class VectorEnv:
             lineup = Lineup.build(rules, "random")       # never asked: self-play
             self._shape = _NO_OPPONENT
         else:
-            seats = (0,) if agent_seats is None else tuple(agent_seats)
-            if not seats or any(not isinstance(s, (int, np.integer)) or not 0 <= s < n
-                                for s in seats):
-                raise UserError(f"agent_seats = {agent_seats!r}: give seats from 0 to {n - 1}")
+            seats = (0,) if agent_seats is None else agent_seats
+            if isinstance(seats, (str, bytes)) or not hasattr(seats, "__iter__") \
+                    or not (seats := tuple(seats)) or any(
+                        isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer))
+                        or not 0 <= s < n for s in seats):
+                raise UserError(f"agent_seats = {agent_seats!r}: give a list of seats from 0 "
+                                f"to {n - 1} (the seats the caller acts for)")
+            if not isinstance(opponent, (str, Strategy)):
+                raise UserError(f"opponent = {opponent!r}: give a strategy spec, such as "
+                                f"'greedy' or 'ismcts:iterations=200'")
             self.agent[:] = 0
             self.agent[list(seats)] = 1
             if self.agent[:n].all():
@@ -264,6 +271,11 @@ class VectorEnv:
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise UserError(f"actions must be {self.num_envs} whole numbers (one per deal), "
                             f"not an array of shape {a.shape} and type {a.dtype}")
+        if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
+            row = int(np.argmax(a > np.iinfo(np.int64).max))     # it would wrap round
+            raise IllegalAction(f"row {row} (deal {self.deal_index[row]}, seat "
+                                f"{self.seat[row]}): {a[row]} is not an action id (0 to "
+                                f"{N_ACTIONS - 1})")
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             a = np.ascontiguousarray(a, np.int64)
         self._run(False, a)
