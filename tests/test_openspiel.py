@@ -10,7 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from briscasim.cards import card_code  # noqa: E402
 from briscasim.engine import layout as L  # noqa: E402
 from briscasim.envs import observe, register_openspiel  # noqa: E402
-from briscasim.errors import IllegalAction  # noqa: E402
+from briscasim.errors import IllegalAction, UserError  # noqa: E402
 from briscasim.game import Deal, seeded_deck  # noqa: E402
 
 from repo_scripts import load  # noqa: E402
@@ -229,6 +229,18 @@ def test_observers_it_does_not_have_are_refused_with_the_ones_it_has():
             game.make_py_observer(iig)
     with pytest.raises(ValueError, match="observation parameters are not supported"):
         game.make_py_observer(None, {"x": 1})
+
+
+def test_an_observer_called_for_a_player_not_in_the_game_names_the_players():
+    game = pyspiel.load_game("briscasim", {"preset": "brisca-2"})
+    state = _dealt(game, 1)
+    for iig in (None, pyspiel.IIGObservationType(perfect_recall=True), PUBLIC, PRIVATE):
+        observer = game.make_py_observer(iig)
+        for player in (2, -1, True):
+            for call in (observer.set_from, observer.string_from):
+                with pytest.raises(UserError, match=f"player = {player!r}: the players of "
+                                                    f"this game are 0 to 1"):
+                    call(state, player)
 
 
 def test_a_chance_outcome_off_the_deck_is_refused():

@@ -36,7 +36,7 @@ from .. import cards as C
 from ..engine import core
 from ..engine import layout as L
 from ..engine.chiamata import bid_target, trick_partner
-from ..errors import IllegalAction
+from ..errors import IllegalAction, UserError
 from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
 from ..suggest import valid_choices
@@ -316,6 +316,7 @@ class BriscaObserver:
         self._legal = np.empty(L.MAX_LEGAL_ANY, np.int16)
 
     def set_from(self, state, player):
+        _check_player(state, player)
         self.tensor.fill(0)
         if state.deal is None:
             return
@@ -346,6 +347,7 @@ class BriscaObserver:
                     row[len(EVENT_NAMES) + L.MAX_PLAYERS + j * L.N_CARD_IDS + C.card_id(code)] = 1
 
     def string_from(self, state, player):
+        _check_player(state, player)
         if self.perfect_recall:
             return information(state, player)
         if state.deal is None:
@@ -408,6 +410,7 @@ class PublicObserver:
         self.tensor, self.dict = _pieces(pieces)
 
     def set_from(self, state, player):
+        _check_player(state, player)
         self.tensor.fill(0)
         if state.deal is None:
             return
@@ -450,6 +453,7 @@ class PublicObserver:
                     d["partner"][partner] = 1
 
     def string_from(self, state, player):
+        _check_player(state, player)
         if state.deal is None:
             return f"dealing: {len(state.deck)} cards placed"
         deal = state.deal
@@ -474,6 +478,7 @@ class PrivateObserver:
         self.tensor, self.dict = _pieces(pieces)
 
     def set_from(self, state, player):
+        _check_player(state, player)
         self.tensor.fill(0)
         if state.deal is None:
             return
@@ -486,6 +491,7 @@ class PrivateObserver:
             self.dict["holds_called"][0] = state.deal.called in view.hand_cards
 
     def string_from(self, state, player):
+        _check_player(state, player)
         if state.deal is None:
             return f"seat {player}: dealing"
         deal, view = state.deal, state.deal.view(player)
@@ -497,6 +503,15 @@ class PrivateObserver:
         if deal.rules.chiamata:
             text += f"; holds the called card {'yes' if deal.called in view.hand_cards else 'no'}"
         return text
+
+
+def _check_player(state: BriscaState, player) -> None:
+    """Refuse a ``player`` that is not a seat of ``state``'s game (an observer called
+    directly, not through OpenSpiel's checks)."""
+    n = state.rules.players
+    if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+            or not 0 <= player < n:
+        raise UserError(f"player = {player!r}: the players of this game are 0 to {n - 1}")
 
 
 def _rais_hand(signals: int) -> list[int]:
