@@ -26,6 +26,16 @@ extra).
   constant).
 - :meth:`BriscaState.resample_from_infostate` deals the cards a player has not seen afresh
   (for OpenSpiel's ISMCTS bot).
+- Observers (``game.make_py_observer(iig_obs_type)``): the information state
+  (``perfect_recall``), a seat's observation (the default), the public observation
+  (``private_info NONE``: :class:`PublicObserver`, the public cards and history, the same
+  for every player) and a seat's private one (``public_info False``:
+  :class:`PrivateObserver`, its own cards and signals); any other kind is refused. With the
+  last two OpenSpiel's ``generate_playthrough`` runs on the game: a playthrough of a preset
+  of each family is kept in ``tests/playthroughs`` and replayed by the tests
+  (``scripts/openspiel_playthroughs.py`` writes them afresh).
+- A chance outcome that is not a card left to place, and an action the engine does not find
+  legal, raise :class:`~briscasim.errors.IllegalAction`.
 """
 from __future__ import annotations
 
