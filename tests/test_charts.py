@@ -74,7 +74,8 @@ def test_count_ticks_are_integers():
 
 
 def test_one_palette_and_no_look_twice():
-    """Series that share a colour differ in marker, and the colours are the package's."""
+    """No two series look alike, no panel holds both oranges, and the colours are the
+    package's."""
     with style.style():
         fig = luck_skill.curve_chart(luck_skill.curves(report_tables("luck_skill")[
             "match_length"]))
@@ -86,6 +87,9 @@ def test_one_palette_and_no_look_twice():
                                            line.get_linestyle())
     assert len(set(looks.values())) == len(looks) > 1
     assert {c for c, _, _ in looks.values()} <= set(style.PALETTE)
+    vermillion, orange = "#D55E00", "#E69F00"      # the two that look alike
+    for ax in fig.axes:
+        assert not {vermillion, orange} <= {line.get_color() for line in ax.lines}
     assert len(set(style.PALETTE)) == len(style.PALETTE) == len(style.MARKERS)
 
 

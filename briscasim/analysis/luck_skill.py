@@ -423,7 +423,8 @@ def curve_chart(curves: dict):
     """Probability that the better strategy wins a match of N deals, one panel per preset
     (shared axes), a line per pairing; the dotted line is 95%."""
     presets = list(dict.fromkeys(k[0] for k in curves))
-    pairs = list(dict.fromkeys(k[1] for k in curves))
+    # in the order the panels show them, so the legend's order is the colours' order
+    pairs = list(dict.fromkeys(k[1] for p in presets for k in curves if k[0] == p))
     cols = min(3, len(presets))
     rows = math.ceil(len(presets) / cols)
     fig, axes = figure(rows, cols, panel_height=1.6, sharex=True, sharey=True)

@@ -23,10 +23,11 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
-PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000",
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#000000", "#E69F00",
            "#F0E442"]
-"""Okabe and Ito's colour-blind-safe colours, ordered so that neighbours differ most (blue,
-vermillion, green, purple, sky blue, orange, black; the pale yellow last)."""
+"""Okabe and Ito's colour-blind-safe colours, ordered so that the first six differ most (blue,
+vermillion, green, purple, sky blue, black); orange, close to vermillion, comes seventh and the
+pale yellow last."""
 MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
 """A marker per series, so the series stay apart in greyscale too."""
 LINESTYLES = ["-", "--", "-.", (0, (6, 1.5)), (0, (4, 1, 1, 1, 1, 1)), (0, (2, 1)),
