@@ -14,6 +14,8 @@ values (docs/specs.md, the README) are these:
 - ``MAX_CELLS``: cells a spec may expand to: 10,000 (each is a folder of the results).
 - ``MAX_INDEX``: a seed or a deal index: below 2**63.
 """
+import os
+
 MAX_DEALS = 1 << 32
 MAX_MATCH_DEALS = 10_000
 MAX_MATCH_POINTS = 100_000
@@ -27,3 +29,12 @@ def deals_error(value: int) -> str | None:
         return (f"is more than the limit of {MAX_DEALS:,} (2**32) deals; split the study "
                 "into several seeds")
     return None
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), the default number of
+    workers."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:              # no affinity on this platform
+        return os.cpu_count() or 1

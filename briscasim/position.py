@@ -107,13 +107,23 @@ class ActionValue:
 
 @dataclass(frozen=True)
 class Analysis:
+    """The actions' values; ``tied`` are the actions that cannot be told from the best (the
+    best first, then in the order of :attr:`ranked`): their paired 95% intervals of the
+    difference from the best, in score and in margin, hold 0 (exact values: equal)."""
     position: dict
     actions: list[ActionValue]
     worlds: int
+    tied: tuple[int, ...] = ()
+
+    @property
+    def ranked(self) -> list[ActionValue]:
+        """The actions best first (by score, then margin)."""
+        return sorted(self.actions, key=lambda a: (-a.score, -a.margin))
 
     def to_dict(self) -> dict:
         return {"position": self.position, "worlds": self.worlds,
-                "actions": [a.to_dict() for a in self.actions]}
+                "actions": [a.to_dict() for a in self.actions],
+                "tied_with_best": [action_code(a) for a in self.tied]}
 
 
 def position_of(deal: Deal) -> dict:
@@ -131,18 +141,38 @@ def position_of(deal: Deal) -> dict:
                if r.chiamata else {})}
 
 
-def _interval(x: np.ndarray) -> tuple[float, tuple[float, float]]:
+def _interval(x: np.ndarray, low: float = -np.inf, high: float = np.inf
+              ) -> tuple[float, tuple[float, float]]:
+    """The mean of ``x`` and its normal 95% interval, clipped to ``[low, high]`` (what the
+    quantity can be)."""
     m = float(x.mean())
     half = 1.96 * float(x.std(ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else float("inf")
-    return m, (m - half, m + half)
+    return m, (max(m - half, low), min(m + half, high))
+
+
+def _tied(score: np.ndarray, margin: np.ndarray) -> tuple[int, ...]:
+    """Columns of the per-world ``score`` and ``margin`` that cannot be told from the best
+    (by mean score, then margin), best first: the best, and each column that is below it
+    neither in score nor in margin by a paired 95% interval."""
+    order = sorted(range(score.shape[1]), key=lambda j: (-score[:, j].mean(),
+                                                         -margin[:, j].mean()))
+    best = order[0]
+    out = []
+    for j in order:
+        apart = [lo > 0 for lo, _ in (_interval(x[:, best] - x[:, j])[1]
+                                      for x in (score, margin))]
+        if j == best or not any(apart):
+            out.append(j)
+    return tuple(out)
 
 
 def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
-            seed: int = 0) -> Analysis:
+            seed: int = 0, separate: bool = False) -> Analysis:
     """Every legal action of the seat to act in ``deal`` (a deal in progress) with its
     expected score and margin: from ``iterations`` sampled worlds at most, within
-    ``seconds`` if given (at least one batch of worlds is always played), or exact where
-    the rest of the deal is perfect information."""
+    ``seconds`` if given (at least one batch of worlds is always played; compiling does not
+    count), or exact where the rest of the deal is perfect information. With ``separate``,
+    sampling stops as soon as no action is tied with the best (:attr:`Analysis.tied`)."""
     if deal.over:
         raise UserError("the deal is over: there is no decision to analyze")
     if iterations < 1:
@@ -167,7 +197,9 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
                              (0.0, v + WIN) if v < -WIN / 2 else (0.5, v))
             out.append(ActionValue(int(solved[j]), score, (score, score), margin,
                                    (margin, margin), True))
-        return Analysis(position, out, 1)
+        top = max((a.score, a.margin) for a in out)
+        tied = tuple(a.action for a in out if (a.score, a.margin) == top)
+        return Analysis(position, out, 1, tied)
     params = np.ascontiguousarray(resolve("greedy").params[0])
     rng = new_stream(int(stream_key(np.uint64(seed), 0, 0)))
     world = np.empty(STATE_LEN, np.int16)
@@ -177,6 +209,9 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
     score = np.empty((iterations, len(actions)))
     margin = np.empty((iterations, len(actions)))
     done = 0
+    # no world: compiles (or loads) the kernel, so that the budget counts sampling alone
+    _sample_values(r, base, spec, seat, actions, 0, params, rng, world, scratch, legal,
+                   rewards, score[:0], margin[:0])
     t0 = time.perf_counter()
     while done < iterations:
         n = min(_CHUNK, iterations - done)
@@ -185,12 +220,15 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
         done += n
         if seconds is not None and time.perf_counter() - t0 >= seconds:
             break
+        if separate and len(_tied(score[:done], margin[:done])) == 1:
+            break
     out = []
     for j, a in enumerate(actions):
-        s, s_ci = _interval(score[:done, j])
+        s, s_ci = _interval(score[:done, j], 0.0, 1.0)
         m, m_ci = _interval(margin[:done, j])
         out.append(ActionValue(int(a), s, s_ci, m, m_ci, False))
-    return Analysis(position, out, done)
+    tied = tuple(int(actions[j]) for j in _tied(score[:done], margin[:done]))
+    return Analysis(position, out, done, tied)
 
 
 def deal_at(deal: Deal, at: int) -> Deal:

@@ -498,6 +498,14 @@ class Rules:
         """One line listing every option."""
         return ", ".join(f"{k}={_format_value(v)}" for k, v in self.options().items())
 
+    def differences(self) -> dict:
+        """The options that differ from the defaults (the ``brisca-2`` game; in Briscola
+        Chiamata, Chiamata's own defaults for its options)."""
+        base = Rules().options()
+        if self.chiamata:
+            base.update(CHIAMATA_DEFAULTS)
+        return {k: v for k, v in self.options().items() if k not in base or base[k] != v}
+
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
 _BOOL_OPTIONS = ("swap_seven", "swap_two", "black_hand", "face_up_reshuffle", "jack_over_horse",
@@ -642,3 +650,37 @@ PRESETS.update({
                                  "all_pass": "reopen_61"},
     "chiamata-5-caller-leads": {**_CHIAMATA, "first_lead": "caller"},
 })
+
+DESCRIPTIONS: dict[str, str] = {
+    "brisca-2": "Brisca for two: the defaults",
+    "brisca-3-remove2": "Brisca for three, the 2 of oros put aside",
+    "brisca-3-faceup": "Brisca for three, the face-up card stays undrawn",
+    "brisca-3-hidden": "Brisca for three, the last face-down card stays undrawn",
+    "brisca-4": "Brisca for four, everyone alone",
+    "brisca-4-pairs": "Brisca for two pairs",
+    "brisca-4-pairs-signals": "Brisca for two pairs who may signal to each other",
+    "brisca-5": "Brisca for five with the 48-card deck, three 2s put aside",
+    "brisca-5-undrawn": "Brisca for five with the 48-card deck, three cards stay undrawn",
+    "brisca-6": "Brisca for six with the 48-card deck, everyone alone",
+    "brisca-6-pairs": "Brisca for three pairs with the 48-card deck",
+    "brisca-6-threes": "Brisca for two teams of three with the 48-card deck",
+    "brisca-2-blackhand": "Brisca for two with the black hand, swaps after the draw",
+    "brisca-reves": "Brisca for two played for the fewest points",
+    "briscola-2": "Briscola for two, no swaps",
+    "briscola-3": "Briscola for three, the 2 of oros put aside",
+    "briscola-4": "Briscola for two pairs",
+    "briscola-6": "Briscola for two teams of three with the 36-card deck",
+    "briscola-2-reshuffle": "Briscola for two, an ace or three turned face up is reshuffled",
+    "briscola-2-south": "Briscola for two, the jack beats the horse",
+    "briscola-2-scoperta": "Briscola for two with open hands and the stock's top card shown",
+    "schembil": "Schembil: two teams of three with signals, first to three rounds",
+    "briscola-2-31": "Briscola for two, the first to 31 points wins",
+    "briscolone-2": "Briscolone for two: five cards, no trumps, a match to 151 points",
+    "briscolone-2-follow": "Briscolone for two, following suit",
+    "chiamata-5": "Briscola Chiamata for five: an auction, a called partner",
+    "chiamata-5-pagat": "Briscola Chiamata scored on a ladder, cappotto by tricks",
+    "chiamata-5-points": "Briscola Chiamata with an auction by points only",
+    "chiamata-5-subito-al-due": "Briscola Chiamata bid by points, always calling a 2",
+    "chiamata-5-caller-leads": "Briscola Chiamata, the caller leads the first trick",
+}
+"""One line on each preset, for ``briscasim presets``."""

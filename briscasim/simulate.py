@@ -22,10 +22,10 @@ from .driver import find_failure, play_prototype_chunk
 from .engine import layout as L
 from .errors import UserError
 from .jit import compile_seconds
-from .limits import deals_error
+from .limits import deals_error, usable_cores
 from .lineup import Lineup, needed_features
 from .rules import Rules
-from .stats import mean_interval, mean_sd, wilson_interval
+from .stats import mean_interval, mean_sd, totals_ci, wilson_interval
 from .strategies.params import StrategyError
 
 
@@ -99,9 +99,15 @@ class _Totals:
     or deals won by its side (matches). In Briscola Chiamata a seat's points are its game
     points, a win is a deal with positive game points, and the third count is the deals in
     which it was the caller.
+
+    ``pair`` (duplicate play) names the cells ``[seat, rotation]`` of two lineup groups A
+    (1) and B (-1); per deal the difference of their score (win 1, draw 1/2) and of their
+    points, each averaged over the group's cells, is totalled with its square, as integers
+    (:attr:`pair_scale` turns them back).
     """
     rules: Rules
     rotations: int
+    pair: np.ndarray | None = None
     plays: int = 0
     draws: int = 0
     black_hands: int = 0
@@ -117,6 +123,12 @@ class _Totals:
             np.zeros(shape, np.int64) for _ in range(4))
         self.side = np.array(self.rules.side_of, np.int64)
         self.matches = self.rules.match_kind != "deal"
+        self.paired = np.zeros((2, 3), object)     # score, points: deals, sum, sum of squares
+        if self.pair is not None:
+            a, b = int((self.pair == 1).sum()), int((self.pair == -1).sum())
+            # |B| * (sum over A) - |A| * (sum over B) is |A| |B| times the difference
+            self.weights = np.where(self.pair == 1, b, np.where(self.pair == -1, -a, 0))
+            self.pair_scale = a * b
 
     def add(self, records: np.ndarray) -> None:
         """Fold one chunk of records (rows ``deal * rotations + rotation``) into the totals."""
@@ -133,6 +145,11 @@ class _Totals:
             pts = rec[:, :, pts_col + self.side].transpose(0, 2, 1)  # (deals, seat, rot)
         self.plays += winner.size
         self.draws += int((winner == L.DRAW).sum())
+        if self.pair is not None:
+            twice = 2 * won + (winner == L.DRAW)[:, None, :]       # twice the score
+            for row, x in enumerate((twice, pts)):
+                d = (x * self.weights[None]).sum(axis=(1, 2))
+                self.paired[row] += [len(d), int(d.sum()), int((d * d).sum())]
         self.wins += won.sum(axis=0)
         self.points += pts.sum(axis=0)
         self.points_sq += (pts * pts).sum(axis=0)
@@ -251,7 +268,25 @@ class SimulationResult:
                      mean_deals_per_match=t.deals_played / t.plays if t.plays else float("nan"))
         d["by_seat"] = self.by_seat
         d["by_strategy"] = self.by_strategy
+        if self.totals.pair is not None:
+            d["paired"] = self.paired
         return d
+
+    @property
+    def paired(self) -> dict:
+        """Duplicate play: the first two strategies' difference A - B on the same deals, per
+        deal (averaged over the rotations and the seats each holds), in score (win 1, draw
+        1/2) and in points, each with its 95% t interval and the paired t-test's p-value."""
+        t = self.totals
+        a, b = list(dict.fromkeys(self.lineup.labels))[:2]
+        out = {"a": a, "b": b, "deals": int(t.paired[0, 0])}
+        for row, (what, scale) in enumerate((("score", 2 * t.pair_scale),
+                                             ("points", t.pair_scale))):
+            n, total, sq = (int(x) for x in t.paired[row])
+            e = totals_ci(n, total / scale, sq / scale ** 2)
+            out.update({f"{what}_diff": e.mean, f"{what}_diff_ci95": [e.lo, e.hi],
+                        f"{what}_p_value": e.p})
+        return out
 
 
 def _check_count(name: str, value, low: int) -> int:
@@ -278,7 +313,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     duplicate : bool
         Play every deal once per rotation of the lineup over the seats, with the same cards.
     workers : int, optional
-        Threads (the kernels release the GIL); default: every core.
+        Threads (the kernels release the GIL); default: every core the process may use.
     chunk_size : int, optional
         Deals per chunk; by default about 16 chunks per worker, at most ``MAX_CHUNK``
         deal-plays each. Results never depend on ``workers`` or ``chunk_size``.
@@ -297,13 +332,20 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     seed = _check_count("seed", seed, 0)
     if seed >= 2 ** 64:
         raise UserError(f"seed = {seed} must be below 2**64")
-    workers = _check_count("workers", workers if workers is not None else (os.cpu_count() or 1),
-                           1)
+    workers = _check_count("workers", workers if workers is not None else usable_cores(), 1)
     rotations = rules.players if duplicate else 1
+    labels = lineup.labels
+    pair = None
+    if duplicate and len(set(labels)) > 1:
+        a, b = list(dict.fromkeys(labels))[:2]
+        n = rules.players
+        group = {a: 1, b: -1}
+        pair = np.array([[group.get(labels[(s + r) % n], 0) for r in range(rotations)]
+                         for s in range(n)], np.int64)
     if chunk_size is None:
         chunk_size = min(max(1, -(-deals // (16 * workers))), max(1, MAX_CHUNK // rotations))
     chunk_size = _check_count("chunk_size", chunk_size, 1)
-    totals = _Totals(rules, rotations)
+    totals = _Totals(rules, rotations, pair)
     chunks = ((first, min(chunk_size, deals - first)) for first in range(0, deals, chunk_size))
     bar = None
     if progress:

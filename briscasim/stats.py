@@ -137,6 +137,22 @@ def mean_ci(x, null: float = 0.0) -> Estimate:
     return Estimate(m, lo, hi, n, float(ttest_1samp(x, null).pvalue))
 
 
+def totals_ci(n: int, total: float, total_sq: float, null: float = 0.0) -> Estimate:
+    """As :func:`mean_ci`, from running totals of ``n`` observations: their sum and the sum
+    of their squares (the t-test from the summary, as ``scipy.stats.ttest_1samp`` makes it)."""
+    if n <= 0:
+        return NAN
+    m, sd = mean_sd(total, total_sq, n)
+    if n < 2:
+        return Estimate(m, math.nan, math.nan, n)
+    lo, hi = mean_interval(m, sd, n)
+    if sd == 0:
+        return Estimate(m, m, m, n, 1.0 if m == null else 0.0)
+    from scipy.stats import t
+    p = 2 * float(t.sf(abs(m - null) / (sd / math.sqrt(n)), n - 1))
+    return Estimate(m, lo, hi, n, p)
+
+
 def paired(x: pd.Series, y: pd.Series) -> Estimate:
     """Mean of ``x - y`` over the index values (deals) both have, with its 95% t interval and
     the paired t-test (``scipy.stats.ttest_rel``) against no difference."""

@@ -107,17 +107,38 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
     click.echo(format_analysis(result))
 
 
-def format_analysis(result) -> str:
+def format_analysis(result, top: int | None = None, also=(), more: str = "") -> str:
     """The values of an analysis as a table, best first, under a line saying how they were
-    found."""
+    found and above the actions tied with the best and what the columns mean; with ``top``,
+    only the best ``top`` actions and those of ``also``, then how many are left out and
+    ``more`` (how to see them)."""
+    from ..game import action_code
     exact = all(a.exact for a in result.actions)
     how = ("exact (alpha-beta, perfect information from here)" if exact else
            f"{result.worlds} sampled worlds, played out by greedy")
+    ranked = result.ranked
+    shown = [a for i, a in enumerate(ranked) if top is None or i < top or a.action in also]
     rows = []
-    for a in sorted(result.actions, key=lambda a: (-a.score, -a.margin)):
+    for a in shown:
         d = a.to_dict()
         ci = ("" if exact else f"[{a.score_ci95[0]:.3f}, {a.score_ci95[1]:.3f}]")
         mci = ("" if exact else f"[{a.margin_ci95[0]:+.1f}, {a.margin_ci95[1]:+.1f}]")
         rows.append([d["action"], f"{a.score:.3f}", ci, f"{a.margin:+.1f}", mci])
-    return (f"values: {how}\n"
-            + format_table(["action", "score", "95% interval", "margin", "95% interval"], rows))
+    lines = [f"values: {how}",
+             format_table(["action", "score", "95% interval", "margin", "95% interval"], rows)]
+    if len(shown) < len(ranked):
+        lines.append(f"... and {len(ranked) - len(shown)} more{more}")
+    if len(result.tied) > 1:
+        codes = [action_code(a) for a in result.tied]
+        lines.append(("equal: " if exact else "tied: ")
+                     + (", ".join(codes) if len(codes) <= 6 else
+                        f"{', '.join(codes[:6])} and {len(codes) - 6} more")
+                     + ("" if exact else " (none of them is below the best by a paired 95% "
+                        "interval; more worlds may separate them)"))
+    chiamata = "auction" in result.position
+    lines.append("score: expected result (win 1, draw 1/2, loss 0"
+                 + ("; a win is positive game points" if chiamata else "")
+                 + "); margin, a difference: "
+                 + ("card points of your side beyond what it needs" if chiamata else
+                    "your side's points minus the best other side's"))
+    return "\n".join(lines)

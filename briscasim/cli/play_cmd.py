@@ -21,13 +21,66 @@ from ..errors import UserError
 from . import HELP_OPTIONS
 from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
-HELP = """type a card to play it: its code (Ao, 7c, Rb: rank A 3 R C S 9 8 7 6 5 4 2, suit
-  o c e b) or its number in your hand (1, 2, 3); at a swap offer: swap or keep
-  Briscola Chiamata: pass, or bid:A bid:3 bid:R bid:C bid:S bid:7 bid:6 bid:5 bid:4 (a rank),
-  bid:61 .. bid:120 (points); at the reopen question pass or bid:61; call a card: call:Ro
-  hint   what each of your actions is worth (briscasim analyze)
-  help   this text
-  quit   leave the game (Ctrl-D too); what was played is saved"""
+TOP = 5
+"""Actions a hint shows (the best first), besides the one asked about."""
+
+_RANKS = "A < 3 < R < C < S < 7 < 6 < 5 < 4"
+
+
+def auction_help(rules) -> str:
+    """Briscola Chiamata: the bids of ``rules.auction``, which beats which and what each
+    promises (docs/rules.md, "Briscola Chiamata")."""
+    low = rules.min_points
+    two = f"bid:{low}"
+    ranks = "bid:" + _RANKS.replace(" < ", " < bid:")
+    partner = ("you and the partner who holds the card of that rank in the suit you will "
+               "call;\n  a lower rank is a weaker partner card, so a stronger bid")
+    if rules.auction == "rank_then_points":
+        bids = (f"  a bid names a rank, or points from the 2 on; each must beat the standing "
+                f"bid.\n  Weakest to strongest:\n    {ranks}\n    < {two} (the 2) < "
+                f"bid:{low + 1} < ... < bid:120\n"
+                f"  a rank bid (bid:A .. bid:4, and {two}, the 2) promises {low} card points "
+                f"for your side:\n  {partner}\n"
+                f"  bid:{low + 1} .. bid:120 keep the 2 and promise that many card points")
+        call = "the card of your rank in a suit (call:Ro)"
+    elif rules.auction == "rank_only":
+        bids = (f"  a bid names a rank; each must beat the standing bid. Weakest to "
+                f"strongest:\n    {ranks} < {two} (the 2, never outbid)\n"
+                f"  every bid promises {low} card points for your side:\n  {partner}")
+        call = "the card of your rank in a suit (call:Ro)"
+    else:
+        bids = (f"  a bid is a number of card points, {two} .. bid:120, each above the "
+                "standing bid;\n  it promises that many card points for your side: you and "
+                "the partner\n  who holds the card you will call")
+        call = ("a 2, naming its suit (call:2o)" if rules.auction == "subito_al_due"
+                else "any card (call:Ro)")
+    reopen = ("\n  if everybody passes, each seat may reopen the auction at "
+              f"{two} (bid) or decline (pass)" if rules.all_pass == "reopen_61" else "")
+    return (f"the auction: pass (you are out of this auction) or bid\n{bids}\n"
+            f"  you win the auction when the others have passed;\n  then you call {call}:"
+            "\n"
+            "  its suit is trump and whoever holds it is your secret partner"
+            f"{reopen}")
+
+
+def help_text(rules, held: int | None = None) -> str:
+    """What may be typed at the prompt under ``rules``, holding ``held`` cards (default: a
+    full hand)."""
+    held = rules.hand_size if held is None else held
+    cards = (f"type a card to play it: its code (Ao, 7c, Rb: rank A 3 R C S 9 8 7 6 5 4 2, "
+             f"suit o c e b)\n  or its number in your hand (1 to {held})")
+    swaps = ("; at a swap offer: swap or keep"
+             if not rules.chiamata and (rules.swap_seven or rules.swap_two) else "")
+    example = "hint bid:75" if rules.chiamata else "hint Ao"
+    lines = [cards + swaps]
+    if rules.chiamata:
+        lines.append(auction_help(rules))
+    lines += [f"hint   the best {TOP} actions with what each is worth (briscasim analyze)"
+              f"\n       hint all: every action; hint ACTION: the best and that one "
+              f"(hint 2, {example})",
+              "help   this text",
+              "quit   leave the game (Ctrl-D too); what was played is saved"]
+    return "\n".join(lines)
 
 
 class Quit(Exception):
@@ -64,10 +117,12 @@ class Terminal:
     """Decides for one lineup entry by asking at the terminal (a ``people`` entry of
     :class:`briscasim.driver.LineupPlayers`); shows only what its seat may know."""
 
-    def __init__(self, hint: bool, iterations: int, seconds: float | None, read=input,
-                 echo=click.echo):
+    def __init__(self, hint: bool, iterations: int, seconds: float | None,
+                 all_actions: bool = False, read=input, echo=click.echo):
         self.hint, self.iterations, self.seconds = hint, iterations, seconds
+        self.all_actions = all_actions
         self.read, self.echo = read, echo
+        self.advice = None         # (deal, actions played, analysis) of the last hint
         self.deals: list = []      # every deal this entry has sat at, the current one last
         self.seat = 0
         self.shown = 0             # events of the current deal already shown
@@ -216,6 +271,7 @@ class Terminal:
                 raise Quit from None
             action = self.parse(deal, text)
             if action is not None:
+                self.judge(deal, action)
                 return action
 
     def parse(self, deal, text: str) -> int | None:
@@ -225,10 +281,17 @@ class Terminal:
         if word in ("quit", "exit", "q"):
             raise Quit
         if word in ("help", "?", "h", ""):
-            self.echo(HELP)
+            self.echo(help_text(deal.rules, len(deal.view(self.seat).hand_cards)))
             return None
-        if word == "hint":
-            self.show_hint(deal)
+        first, _, rest = word.partition(" ")
+        if first == "hint":
+            rest = rest.strip()
+            if rest in ("", "all"):
+                self.show_hint(deal, everything=rest == "all")
+                return None
+            asked = self.parse(deal, rest)
+            if asked is not None:
+                self.show_hint(deal, also=(asked,))
             return None
         legal = deal.legal_actions()
         hand = deal.view(self.seat).hand_cards
@@ -252,10 +315,41 @@ class Terminal:
         self.echo(f"{action_code(action)} is {where}; legal: {legal_line(legal)}")
         return None
 
-    def show_hint(self, deal) -> None:
+    def _advice(self, deal):
+        """The analysis of the last hint if it was of this decision, else None."""
+        if self.advice is not None and self.advice[0] is deal and \
+                self.advice[1] == len(deal.actions):
+            return self.advice[2]
+        return None
+
+    def analysis(self, deal):
+        """The analysis of the decision at hand (made once per decision)."""
         from ..position import analyze
+        if self._advice(deal) is None:
+            self.advice = (deal, len(deal.actions),
+                           analyze(deal, self.iterations, self.seconds, separate=True))
+        return self.advice[2]
+
+    def show_hint(self, deal, everything: bool = False, also=()) -> None:
+        """The best few actions with their values (every action if ``everything`` or
+        ``--all``), and those of ``also``."""
         from .analyze_cmd import format_analysis
-        self.echo(format_analysis(analyze(deal, self.iterations, self.seconds)))
+        top = None if everything or self.all_actions else TOP
+        self.echo(format_analysis(self.analysis(deal), top, also,
+                                  more=" (hint all lists them; hint ACTION shows one)"))
+
+    def judge(self, deal, action: int) -> None:
+        """After a hint: the action chosen beside the best, unless it is tied with it."""
+        from ..game import action_code
+        result = self._advice(deal)
+        if result is None or action in result.tied:
+            return
+        mine = next(a for a in result.actions if a.action == action)
+        best = result.ranked[0]
+        rank = [a.action for a in result.ranked].index(action) + 1
+        self.echo(f"your {action_code(action)} ranks {rank} of {len(result.actions)}: score "
+                  f"{mine.score:.3f}, margin {mine.margin:+.1f}; the best, "
+                  f"{action_code(best.action)}: {best.score:.3f}, {best.margin:+.1f}")
 
 
 def result_line(contract, seat: int) -> str:
@@ -298,14 +392,17 @@ def save(deals, path: pathlib.Path, labels) -> list[pathlib.Path]:
               help="Which deal (match) of the seed.")
 @click.option("--hint", is_flag=True,
               help="Before each of your decisions, show what each action is worth (analyze).")
-@click.option("--iterations", type=int, default=300, show_default=True,
-              help="Worlds sampled for a hint.")
+@click.option("--iterations", type=int, default=2000, show_default=True,
+              help="Worlds sampled for a hint, at most (it stops once the best action is "
+                   "apart from the others).")
 @click.option("--seconds", type=float, default=2.0, show_default=True,
               help="Time for a hint, at most.")
+@click.option("--all", "all_actions", is_flag=True,
+              help="Hints list every action, not only the best few.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="The deal file to save the game in (default: play-SEED.json).")
 def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, iterations, seconds,
-         save_path):
+         all_actions, save_path):
     """Play a deal (or a match, under a match rule) in the terminal against strategies.
 
     \b
@@ -343,7 +440,7 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
     lineup = Lineup.build(rules, specs)
     labels = [("you" if s == seat else label) for s, label in enumerate(lineup.labels)]
     path = pathlib.Path(save_path or f"play-{seed}.json")
-    you = Terminal(hint, iterations, seconds)
+    you = Terminal(hint, iterations, seconds, all_actions)
     click.echo(f"seed {seed}, deal {deal_index}: "
                + ", ".join(f"seat {s} {x}" for s, x in enumerate(labels)))
     try:

@@ -73,29 +73,65 @@ def _ci(lo_hi) -> str:
     return f"[{100 * lo:.2f}, {100 * hi:.2f}]"
 
 
+def _extra_column(d: dict):
+    """The column beside the points that applies to these rules, as ``(key, heading,
+    format)``, or None: deals won in a match, how often a seat was the caller in Briscola
+    Chiamata, black hands under the black-hand rule."""
+    options = d["options"]
+    if d["match"] != "deal":
+        return "mean_deals_won", "deals won", lambda x: f"{x:.2f}"
+    if options.get("auction") is not None:
+        return "caller_rate", "caller", _pct
+    if options["black_hand"]:
+        return "black_hand_rate", "black hand", _pct
+    return None
+
+
+def _p_value(p: float) -> str:
+    return "p < 0.0001" if p < 1e-4 else f"p = {p:.2g}"
+
+
+def _paired_lines(p: dict) -> list[str]:
+    """Duplicate play: the paired difference of the first two strategies."""
+    lo, hi = p["score_diff_ci95"]
+    plo, phi = p["points_diff_ci95"]
+    return [f"{p['a']} - {p['b']}, paired on the same {p['deals']:,} deals (95% interval):",
+            f"  score (win 1, draw 1/2) {p['score_diff']:+.3f} [{lo:+.3f}, {hi:+.3f}], "
+            f"{_p_value(p['score_p_value'])}",
+            f"  points {p['points_diff']:+.2f} [{plo:+.2f}, {phi:+.2f}], "
+            f"{_p_value(p['points_p_value'])}"]
+
+
 def format_result(d: dict) -> str:
     """The human-readable report of a ``SimulationResult.to_dict()``."""
     match = d["match"] != "deal"
+    chiamata = d["options"].get("auction") is not None
     what = f"{d['matches']:,} matches ({d['deals']:,} deals)" if match else f"{d['deals']:,} deals"
     dup = f" x {d['rotations']} rotations (duplicate)" if d["duplicate"] else ""
+    facts = [f"{'thrown-in' if chiamata else 'draw'} rate {_pct(d['draw_rate'])} "
+             f"{_ci(d['draw_rate_ci95'])}"]
+    if d["options"].get("black_hand"):
+        facts.append(f"black hands {_pct(d['black_hand_rate'])} of deals")
+    if match:
+        facts.append(f"{d['mean_deals_per_match']:.2f} deals per match")
     lines = [
         f"rules {d['rules']}",
-        f"{what}{dup}, seed {d['seed']}, {d['workers']} workers: {d['seconds']:.2f} s, "
+        f"{what}{dup}, seed {d['seed']}, {d['workers']} "
+        f"{'worker' if d['workers'] == 1 else 'workers'}: {d['seconds']:.2f} s, "
         f"{d['deals_per_second']:,.0f} deals/s",
-        f"draw rate {_pct(d['draw_rate'])} {_ci(d['draw_rate_ci95'])}, "
-        f"black hands {_pct(d['black_hand_rate'])} of deals"
-        + (f", {d['mean_deals_per_match']:.2f} deals per match" if match else ""),
+        ", ".join(facts),
         "",
     ]
-    extra_key, extra_head = (("mean_deals_won", "deals won") if match
-                             else ("black_hand_rate", "black hand"))
-    head = ["win rate", "95% CI", "mean pts", "sd pts", extra_head]
+    extra = _extra_column(d)
+    points = "game pts" if chiamata and not match else "pts"
+    head = ["win rate", "95% CI", f"mean {points}", f"sd {points}"]
+    if extra:
+        head.append(extra[1])
 
     def cells(item):
-        extra = item[extra_key]
-        return [_pct(item["win_rate"]), _ci(item["win_rate_ci95"]),
-                f"{item['mean_points']:.2f}", f"{item['sd_points']:.2f}",
-                f"{extra:.2f}" if match else _pct(extra)]
+        row = [_pct(item["win_rate"]), _ci(item["win_rate_ci95"]),
+               f"{item['mean_points']:.2f}", f"{item['sd_points']:.2f}"]
+        return row + ([extra[2](item[extra[0]])] if extra else [])
 
     rows = [[str(it["seat"]), str(it["side"]), it["strategy"] or "(rotating)", *cells(it)]
             for it in d["by_seat"]]
@@ -105,7 +141,13 @@ def format_result(d: dict) -> str:
             for it in d["by_strategy"]]
     lines.append(format_table(["strategy", "entries", *head], rows))
     if match:
-        lines.append("(win rate: matches won; points: card points summed over the match)")
+        lines.append(f"(win rate: matches won; points: {'game' if chiamata else 'card'} "
+                     "points summed over the match)")
+    elif chiamata:
+        lines.append("(win rate: deals with positive game points; caller: deals the seat won "
+                     "the auction)")
+    if "paired" in d:
+        lines += ["", *_paired_lines(d["paired"])]
     return "\n".join(lines)
 
 
@@ -121,7 +163,7 @@ def format_result(d: dict) -> str:
 @click.option("--duplicate", is_flag=True,
               help="Play every deal once per rotation of the strategies over the seats.")
 @click.option("--workers", type=int, default=None,
-              help="Threads (default: every core).")
+              help="Threads (default: every core the process may use).")
 @click.option("--chunk-size", type=int, default=None, hidden=True,
               help="Deals per chunk (results do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

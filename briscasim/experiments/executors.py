@@ -12,7 +12,6 @@ one process, one numba cache load and no pickling.
 """
 from __future__ import annotations
 
-import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as _wait
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import numpy as np
 
 from ..engine.layout import EVERY_FEATURE
 from ..errors import UserError
+from ..limits import usable_cores
 from ..rules import Rules
 from ..lineup import Lineup
 from ..simulate import play_chunk
@@ -59,7 +59,7 @@ class LocalExecutor:
     """A pool of ``workers`` threads (default: every core)."""
 
     def __init__(self, workers: int | None = None):
-        self.workers = workers or os.cpu_count() or 1
+        self.workers = workers or usable_cores()
         self.pool = ThreadPoolExecutor(self.workers, thread_name_prefix="briscasim-chunk")
 
     def submit(self, job: Job, finish):

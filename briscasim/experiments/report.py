@@ -249,10 +249,9 @@ def _ci(prefix: str, scale: float = 100, digits: int = 1):
 
 
 def write_report(res: Results, out=None, charts: bool = True) -> Path:
-    """Write ``report.md``, CSV tables and charts into ``out`` (default
-    ``reports/<experiment name>``); return the Markdown file."""
-    spec = res.manifest["spec"]
-    out = Path(out) if out is not None else Path("reports") / spec["name"]
+    """Write ``report.md``, CSV tables and charts into ``out`` (default: ``report/`` in the
+    run's folder); return the Markdown file."""
+    out = Path(out) if out is not None else Path(res.path) / "report"
     out.mkdir(parents=True, exist_ok=True)
     tables = summarize(res)
     for name, df in tables.items():
