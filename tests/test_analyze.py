@@ -206,3 +206,16 @@ def test_a_chiamata_deal_from_a_file_in_the_auction_at_the_call_and_in_play(tmp_
         assert [a["action"] for a in result["actions"]] == result["position"]["legal"]
         assert all(0.0 <= a["score"] <= 1.0 for a in result["actions"])
         assert len(result["position"]["auction"]) == min(at, call)
+
+
+def test_ties_with_the_best_and_sampling_until_it_stands_apart():
+    pos = deal_at(replay_deal(Rules.preset("brisca-4-pairs"), ["random"], 2, 1), 3)
+    result = analyze(pos, iterations=256)
+    assert result.tied[0] == result.ranked[0].action
+    assert set(result.tied) <= {a.action for a in result.actions}
+    assert result.to_dict()["tied_with_best"] == [action_code(a) for a in result.tied]
+    assert all(0 <= a.score_ci95[0] <= a.score <= a.score_ci95[1] <= 1 for a in result.actions)
+    apart = analyze(pos, iterations=4096, separate=True)
+    assert len(apart.tied) == 1 or apart.worlds == 4096
+    # the worlds are those of a run of as many worlds
+    assert apart.to_dict() == analyze(pos, iterations=apart.worlds).to_dict()

@@ -106,3 +106,41 @@ def test_console_script_exit_status():
     assert p.returncode == 2
     assert p.stderr.startswith("error: ") and "players = 7" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_duplicate_paired_difference_is_the_per_deal_one():
+    import pandas as pd
+
+    from briscasim.analysis import stats
+    from briscasim.engine import layout as L
+    from briscasim.rules import Rules
+    from briscasim.simulate import Lineup, needed_features, play_chunk, simulate
+
+    rules = Rules.preset("brisca-2")
+    lineup = Lineup.build(rules, ["random", "random:swap_prob=1"])
+    p = simulate(rules, lineup, 500, 4, duplicate=True).to_dict()["paired"]
+    rec = play_chunk(rules, lineup, 4, 0, 500, 2, features=needed_features(rules, lineup))
+    rec = rec.reshape(500, 2, -1)
+    score = {0: 0.0, 1: 0.0}
+    points = {0: 0.0, 1: 0.0}
+    for r in range(2):                       # rotation r seats entry (s + r) % 2 at seat s
+        for s in range(2):
+            winner = rec[:, r, L.REC_WINNER]
+            won = (winner == s) + 0.5 * (winner == L.DRAW)
+            score[(s + r) % 2] = score[(s + r) % 2] + won / 2
+            points[(s + r) % 2] = points[(s + r) % 2] + rec[:, r, L.REC_POINTS + s] / 2
+    for what, per in (("score", score), ("points", points)):
+        e = stats.paired(pd.Series(per[0]), pd.Series(per[1]))
+        assert p[f"{what}_diff"] == pytest.approx(e.mean, abs=1e-12)
+        assert p[f"{what}_diff_ci95"] == pytest.approx([e.lo, e.hi], rel=1e-9)
+        assert p[f"{what}_p_value"] == pytest.approx(e.p, rel=1e-6, abs=1e-12)
+    assert (p["a"], p["b"], p["deals"]) == ("random", "random:swap_prob=1", 500)
+
+
+def test_workers_count_the_cores_the_process_may_use():
+    code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+            "from briscasim.cli.main import main; "
+            "main(['simulate', '--deals', '50', '--json'])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["workers"] == 1

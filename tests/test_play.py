@@ -112,6 +112,26 @@ def test_chiamata_bid_call_and_play_at_the_terminal_and_its_replay(tmp_path, cap
     first = child.before
     assert "auction: standing bid none; passed: nobody" in first
     assert "your action (pass bid:A .. bid:120)" in first and "values:" in first  # a hint
+    # the hint: the best five of the 70 actions, what the columns mean, how to see the rest
+    table = first.split("values:")[1].split("your action")[0]
+    rows = [x for x in table.splitlines() if x.startswith(("pass", "bid:"))]
+    assert len(rows) == 5 and "... and 65 more (hint all lists them" in table
+    assert "margin, a difference" in table
+    for row in rows:
+        lo, hi = (float(x) for x in row.split("[")[1].split("]")[0].split(","))
+        assert 0 <= lo <= hi <= 1                     # a score's interval stays in [0, 1]
+    child.sendline("help")
+    child.expect(PROMPT)
+    assert "its number in your hand (1 to 8)" in child.before
+    assert "bid:A < bid:3 < bid:R" in child.before and "< bid:61 (the 2) < bid:62" in \
+        child.before and "promises 61 card points for your side" in child.before
+    child.sendline("hint all")
+    child.expect(PROMPT)
+    assert len([x for x in child.before.splitlines() if x.startswith(("pass", "bid:"))]) == 70
+    child.sendline("hint bid:97")
+    child.expect(PROMPT)
+    rows = [x.split()[0] for x in child.before.splitlines() if x.startswith(("pass", "bid:"))]
+    assert len(rows) in (5, 6) and "bid:97" in rows
     child.sendline("bid:7e")
     child.expect(PROMPT)
     assert "a bid is bid:A" in child.before and "Traceback" not in child.before

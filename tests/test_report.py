@@ -129,3 +129,28 @@ def test_match_cells_next_to_deal_cells(tmp_path):
     # match points add up over three deals
     assert s[s["cell"] == 1]["mean_points"].sum() > 300
     assert set(t["swaps"]["cell"]) == {0}
+
+
+def test_report_beside_its_run_and_never_over_another_runs(results, tmp_path):
+    def report(*args):
+        return subprocess.run([sys.executable, "-c", "from briscasim.cli.main import main; "
+                               "main()", "report", *map(str, args), "--no-charts"],
+                              capture_output=True, text=True, cwd=tmp_path)
+
+    r = report(results.path)
+    assert r.returncode == 0, r.stderr
+    beside = results.path / "report" / "report.md"
+    assert f"report: {beside}" in r.stdout and beside.exists()
+    assert not (tmp_path / "reports").exists()
+    assert report(results.path).returncode == 0            # the same run's report again
+    other = tmp_path / "other"
+    run(load_spec(results.path.parent / "s.toml"), other, progress=False)
+    r = report(other, "-o", results.path / "report")
+    assert r.returncode == 2 and "holds the report of another run" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert report(other, "-o", results.path / "report", "--force").returncode == 0
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "mine.txt").write_text("mine")
+    r = report(other, "-o", tmp_path / "notes")
+    assert r.returncode == 2 and "not a briscasim report" in r.stderr
+    assert (tmp_path / "notes" / "mine.txt").read_text() == "mine"

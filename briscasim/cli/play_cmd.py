@@ -296,22 +296,23 @@ class Terminal:
         legal = deal.legal_actions()
         hand = deal.view(self.seat).hand_cards
         if word.isdigit() and deal.phase == "play":
-            if 1 <= int(word) <= len(hand):
-                return hand[int(word) - 1]
-            self.echo(f"{text}: your hand has cards 1 to {len(hand)}")
-            return None
-        kind, colon, card = text.rpartition(":")
-        if len(card) == 2:          # a card code, as typed in any case: ao, AO, call:ro
-            text = f"{kind}{colon}{card[:1].upper()}{card[1:].lower()}"
-        try:
-            action = parse_action(text, legal)
-        except UserError as e:
-            self.echo(f"{e}; type help for help")
-            return None
+            if not 1 <= int(word) <= len(hand):
+                self.echo(f"{text}: your hand has cards 1 to {len(hand)}")
+                return None
+            action = hand[int(word) - 1]
+        else:
+            kind, colon, card = text.rpartition(":")
+            if len(card) == 2:          # a card code, as typed in any case: ao, AO, call:ro
+                text = f"{kind}{colon}{card[:1].upper()}{card[1:].lower()}"
+            try:
+                action = parse_action(text, legal)
+            except UserError as e:
+                self.echo(f"{e}; type help for help")
+                return None
         if action in legal:
             return action
         where = ("not in your hand" if action < C.N_CARD_IDS and deal.phase == "play"
-                 else "not legal now")
+                 and action not in hand else "not legal now")
         self.echo(f"{action_code(action)} is {where}; legal: {legal_line(legal)}")
         return None
 
@@ -342,9 +343,10 @@ class Terminal:
         """After a hint: the action chosen beside the best, unless it is tied with it."""
         from ..game import action_code
         result = self._advice(deal)
-        if result is None or action in result.tied:
+        mine = None if result is None else next(
+            (a for a in result.actions if a.action == action), None)
+        if mine is None or action in result.tied:
             return
-        mine = next(a for a in result.actions if a.action == action)
         best = result.ranked[0]
         rank = [a.action for a in result.ranked].index(action) + 1
         self.echo(f"your {action_code(action)} ranks {rank} of {len(result.actions)}: score "

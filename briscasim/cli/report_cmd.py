@@ -1,8 +1,8 @@
 """``briscasim report DIR``: the report of a run, by default beside it in ``DIR/report/``.
 
-A report folder holds a marker (:data:`MARKER`) naming the run it was written from (the
-spec's digest and when the run was created), so that writing a report never replaces the
-report of another run, or files that are no report, unless told ``--force``.
+A report folder holds a marker (:data:`MARKER`) naming the run it was written from (its
+folder, the spec's digest and when the run was created), so that writing a report never
+replaces the report of another run, or files that are no report, unless told ``--force``.
 """
 import json
 from pathlib import Path
@@ -17,8 +17,20 @@ MARKER = ".briscasim-report.json"
 
 
 def _identity(run) -> dict:
-    return {"run": str(run.path), "name": run.name, "digest": run.manifest.get("digest"),
-            "created": run.manifest.get("created")}
+    return {"run": str(Path(run.path).resolve()), "name": run.name,
+            "digest": run.manifest.get("digest"), "created": run.manifest.get("created")}
+
+
+def _same_run(owner, run) -> bool:
+    """True if the marker ``owner`` names ``run``: its folder, or (a run moved since) the
+    same spec created at the same time."""
+    if not isinstance(owner, dict):
+        return False
+    mine = _identity(run)
+    if owner.get("run") == mine["run"]:
+        return True
+    moved = not Path(str(owner.get("run"))).exists()
+    return moved and all(owner.get(k) == mine[k] for k in ("digest", "created"))
 
 
 def check_out(out: Path, run, force: bool) -> None:
@@ -31,9 +43,7 @@ def check_out(out: Path, run, force: bool) -> None:
     except (OSError, ValueError):
         raise UserError(f"{out}: holds files that are not a briscasim report; pass --force "
                         "to write the report there anyway, or choose another -o DIR") from None
-    mine = _identity(run)
-    if not isinstance(owner, dict) or any(owner.get(k) != mine[k] for k in ("digest",
-                                                                              "created")):
+    if not _same_run(owner, run):
         other = owner.get("run", "?") if isinstance(owner, dict) else "?"
         raise UserError(f"{out}: holds the report of another run ({other}); pass --force to "
                         "replace it, or choose another -o DIR")

@@ -182,4 +182,5 @@ def simulate(preset, rule_overrides, strategies, deals, seed, duplicate, workers
     result = run(rules, lineup, deals, seed, duplicate=duplicate, workers=workers,
                  chunk_size=chunk_size, progress=not as_json and sys.stderr.isatty())
     d = result.to_dict()
+    sys.stderr.flush()                  # notices (compiling ...) before the result, piped too
     click.echo(json.dumps(d, indent=2) if as_json else format_result(d))
