@@ -111,10 +111,11 @@ def test_console_script_exit_status():
 def test_duplicate_paired_difference_is_the_per_deal_one():
     import pandas as pd
 
-    from briscasim.analysis import stats
+    from briscasim import stats
     from briscasim.engine import layout as L
+    from briscasim.lineup import Lineup, needed_features
     from briscasim.rules import Rules
-    from briscasim.simulate import Lineup, needed_features, play_chunk, simulate
+    from briscasim.simulate import play_chunk, simulate
 
     rules = Rules.preset("brisca-2")
     lineup = Lineup.build(rules, ["random", "random:swap_prob=1"])

@@ -13,8 +13,8 @@ from collections import defaultdict
 
 import pytest
 
+from briscasim.lineup import Lineup, needed_features
 from briscasim.rules import PRESETS, Rules
-from briscasim.simulate import Lineup, needed_features
 from test_cli_simulate import run
 
 
