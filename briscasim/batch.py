@@ -31,8 +31,9 @@ from .engine.layout import (EVERY_FEATURE, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES
 from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
                            match_result, seating, tally_deal)
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
-from .jit import compiled
-from .strategies.dispatch import EntryFunctions, SearchFunction, decider, draws_random
+from .jit import compiled, ready
+from .strategies.dispatch import (EVERY_SHAPE, SPECIAL_SHAPES, EntryFunctions, SearchFunction,
+                                  decider, draws_random)
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -222,19 +223,50 @@ def matches_kernel(shape: int, features: int):
     return play_matches
 
 
+KERNEL_KEYS = {
+    "deal": tuple((shape, f) for f in (0, EVERY_FEATURE) for shape in (*SPECIAL_SHAPES,
+                                                                       EVERY_SHAPE)),
+    "match": ((EVERY_SHAPE, EVERY_FEATURE),),
+}
+"""The ``(shape, features)`` of every batch kernel, by match kind (``"deal"``: single deals,
+``"match"``: matches), fastest first, the kernel of every lineup and rule last: what
+``briscasim compile`` compiles ahead. Each specialisation is kept because it pays for itself
+in speed (docs/performance.md)."""
+
 _KERNELS = {}
 _KERNELS_LOCK = threading.Lock()
+
+
+def _kind(match_kind: str) -> str:
+    return "deal" if match_kind == "deal" else "match"
+
+
+def _uncompiled(match_kind: str, shape: int, features: int):
+    with _KERNELS_LOCK:
+        key = (_kind(match_kind) == "deal", shape, features)
+        if key not in _KERNELS:
+            _KERNELS[key] = (deals_kernel if key[0] else matches_kernel)(shape, features)
+    return _KERNELS[key]
+
+
+def kernel_key(match_kind: str, shape: int, features: int) -> tuple[int, int]:
+    """The ``(shape, features)`` of the kernel that plays lineups holding the strategy kinds
+    ``shape`` (``HAS_*``) on rules needing ``features`` (``F_*``), among those of
+    :data:`KERNEL_KEYS` that hold both: the first compiled here or in the cache, else the
+    last (the kernel of every lineup and rule: one compile serves every later run)."""
+    holding = [key for key in KERNEL_KEYS[_kind(match_kind)]
+               if shape & ~key[0] == 0 and features & ~key[1] == 0]
+    for key in holding[:-1]:
+        if ready(_uncompiled(match_kind, *key), KERNEL_SIGNATURE):
+            return key
+    return holding[-1]
 
 
 def kernel(match_kind: str, shape: int, features: int = EVERY_FEATURE):
     """The batch kernel for ``match_kind`` (``"deal"``: single deals, else matches), lineups
     of ``shape`` and rules of ``features`` (``F_*``: the rule features whose code it holds),
     compiled or loaded from the numba cache on its first use."""
-    with _KERNELS_LOCK:
-        key = (match_kind == "deal", shape, features)
-        if key not in _KERNELS:
-            _KERNELS[key] = (deals_kernel if key[0] else matches_kernel)(shape, features)
-    return compiled(_KERNELS[key], KERNEL_SIGNATURE)
+    return compiled(_uncompiled(match_kind, shape, features), KERNEL_SIGNATURE)
 
 
 def compiled_kernels() -> list[tuple[str, int, int]]:

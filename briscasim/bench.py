@@ -40,19 +40,20 @@ def kernel_deals_per_second(spec: str, deals: int, repeats: int = 3,
                             preset: str = BENCH_PRESET) -> float:
     """Deals per second of ``spec`` against itself on ONE thread: the batch kernel plays
     whole deals (shuffle included) in chunks of at most ``CHUNK``, reusing one scratch; the
-    kernel of the rule features the preset needs, as a run of it compiles."""
+    kernel a run of it plays (:func:`briscasim.batch.kernel_key`)."""
     rules = Rules.preset(preset)
     lineup = Lineup.build(rules, spec)
-    features = needed_features(rules, lineup)
+    shape, features = batch.kernel_key(rules.match_kind, lineup.own_shape,
+                                       needed_features(rules, lineup))
     work = batch.new_work()
-    play_chunk(rules, lineup, 0, 0, min(deals, 100), 1, work, features)       # warm up
+    play_chunk(rules, lineup, 0, 0, min(deals, 100), 1, work, features, shape)  # warm up
     best = 0.0
     for rep in range(repeats):
         t0 = time.perf_counter()
         first = 0
         while first < deals:
             count = min(CHUNK, deals - first)
-            play_chunk(rules, lineup, rep + 1, first, count, 1, work, features)
+            play_chunk(rules, lineup, rep + 1, first, count, 1, work, features, shape)
             first += count
         best = max(best, deals / (time.perf_counter() - t0))
     return best

@@ -16,6 +16,7 @@ import copy
 import hashlib
 import inspect
 import os
+import pickle
 import sys
 import textwrap
 import threading
@@ -225,6 +226,26 @@ class quiet_notices:
         _NOTICES.quiet -= 1
 
 
+def _keyed(kernel):
+    """``kernel`` with a :class:`ClosureCache` if it is a closure."""
+    if kernel.py_func.__closure__ is not None and isinstance(kernel._cache, FunctionCache):
+        kernel._cache = ClosureCache(kernel.py_func)
+    return kernel
+
+
+def ready(kernel, signature) -> bool:
+    """True if ``kernel`` is compiled for ``signature`` here, or numba's cache holds it:
+    :func:`compiled` would load it rather than compile it."""
+    if id(kernel) in _READY:
+        return True
+    cache = _keyed(kernel)._cache
+    try:
+        index = cache._cache_file._load_index()
+        return cache._index_key(signature, kernel.targetctx.codegen()) in index
+    except (AttributeError, EOFError, OSError, pickle.UnpicklingError):
+        return False        # no cache, or one numba cannot read: compiled() would compile
+
+
 def compiled(kernel, signature):
     """``kernel`` (an ``@njit`` dispatcher without signatures) compiled for ``signature``
     on its first use; it then accepts only that signature (arguments are converted to it, so
@@ -233,9 +254,7 @@ def compiled(kernel, signature):
         with _LOCK:             # threads of one simulation may ask at the same time
             if id(kernel) not in _READY:
                 start = time.perf_counter()
-                if (kernel.py_func.__closure__ is not None
-                        and isinstance(kernel._cache, FunctionCache)):
-                    kernel._cache = ClosureCache(kernel.py_func)
+                _keyed(kernel)
                 timer = threading.Timer(NOTICE_AFTER, _NOTICES.show)
                 timer.daemon = True
                 timer.start()

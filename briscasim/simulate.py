@@ -325,7 +325,9 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     SimulationResult
     """
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
-    features = needed_features(rules, lineup)     # one rules set: compile only what it needs
+    # the kernel of fewest strategy kinds and rule features that plays it
+    shape, features = batch.kernel_key(rules.match_kind, lineup.own_shape,
+                                       needed_features(rules, lineup))
     deals = _check_count("deals", deals, 1)
     if deals_error(deals):
         raise UserError(f"deals = {deals} {deals_error(deals)}")
@@ -356,7 +358,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     def run(chunk):
         first, count = chunk
         return count, play_chunk(rules, lineup, seed, first, count, rotations,
-                                 batch.new_work(), features)
+                                 batch.new_work(), features, shape)
 
     def fold(count, records):
         totals.add(records)

@@ -89,25 +89,6 @@ def test_inliner_fixes_apply_and_keep_what_is_inlined():
     assert combine(1.5, 2) == 3.0 + 40 + 6.0
 
 
-_NARROW_PROBE = """
-from briscasim import batch, simulate
-from briscasim.engine import chiamata
-from briscasim.rules import Rules
-simulate.simulate(Rules.preset("brisca-2"), ["greedy+hold", "random"], deals=10, seed=1, workers=1)
-print(batch.compiled_kernels(), len(chiamata.settle.signatures))
-"""
-
-
-@pytest.mark.slow     # compiles a kernel in a fresh process on purpose
-def test_a_run_compiles_only_the_rule_features_it_plays():
-    """brisca-2 needs none of the rare features (F_*): its kernel holds none, and Briscola
-    Chiamata's settlement is never even compiled."""
-    from briscasim.strategies.dispatch import EVERY_SHAPE
-    out = subprocess.run([sys.executable, "-c", _NARROW_PROBE], capture_output=True,
-                         text=True, check=True).stdout.split("\n")
-    assert out[0] == f"[('deal', {EVERY_SHAPE}, 0)] 0"
-
-
 @pytest.mark.slow     # compiles the kernels of fewer features
 @pytest.mark.parametrize("preset, features", [("brisca-2", 0), ("brisca-4-pairs", 0),
                                               ("brisca-4-pairs-signals", "F_SIGNALS")])

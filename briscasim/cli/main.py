@@ -29,6 +29,8 @@ COMMANDS = {
     "simulate": ("briscasim.cli.simulate_cmd", "simulate", "Play many deals between strategies."),
     "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
     "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),
+    "compile": ("briscasim.cli.compile_cmd", "compile_kernels",
+                "Compile every built-in lineup's kernels ahead of need (once)."),
     "analyze": ("briscasim.cli.analyze_cmd", "analyze", "Value every legal action of a position."),
     "play": ("briscasim.cli.play_cmd", "play", "Play a deal or a match in the terminal."),
 }

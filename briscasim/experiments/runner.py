@@ -542,7 +542,7 @@ def _discard(out: Path, st: _Cell, sums: dict) -> None:
 
 def _kernel_key(cells, rules_of) -> tuple[int, int]:
     """The strategy kinds (``HAS_*``) and rule features (``F_*``) the cells need together:
-    one kernel, compiled for just these, plays them all."""
+    one kernel that holds them (:func:`briscasim.batch.kernel_key`) plays them all."""
     from . import executors
     from ..lineup import needed_features
     shape = features = 0
@@ -558,6 +558,7 @@ def _kernel_key(cells, rules_of) -> tuple[int, int]:
 def _fill(ex, resolved, cells, rules_of, kernel_key, schema, pending, window, out, target):
     """Submit chunks, cells in order, until ``window`` are in flight."""
     from . import executors
+    from ..batch import kernel_key as kernel_of
     for st in cells:
         while len(pending) < window:
             j = st.next_chunk(lookahead=window)
@@ -568,8 +569,9 @@ def _fill(ex, resolved, cells, rules_of, kernel_key, schema, pending, window, ou
             rules = rules_of[cell["id"]]
             seats = seat_entries(cell, b + 1)[b, :len(cell["seating"])]
             lineup = tuple(cell["lineup"][e] for e in seats)
+            shape, features = kernel_of(rules.match_kind, *kernel_key)
             job = executors.Job(rules, lineup, resolved["seed"], first, count, cell["rotations"],
-                                features=kernel_key[1], shape=kernel_key[0])
+                                features=features, shape=shape)
             finish = _Finisher(out, cell, rules.side_of, schema, j, b, first, count, target)
             pending[ex.submit(job, finish)] = (st, j)
             st.inflight.add(j)
