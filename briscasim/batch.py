@@ -249,13 +249,18 @@ def _uncompiled(match_kind: str, shape: int, features: int):
     return _KERNELS[key]
 
 
+def kernel_keys(match_kind: str, shape: int, features: int) -> list[tuple[int, int]]:
+    """The ``(shape, features)`` of the kernels of :data:`KERNEL_KEYS` that play lineups
+    holding the strategy kinds ``shape`` (``HAS_*``) on rules needing ``features``
+    (``F_*``), fastest first."""
+    return [key for key in KERNEL_KEYS[_kind(match_kind)]
+            if shape & ~key[0] == 0 and features & ~key[1] == 0]
+
+
 def kernel_key(match_kind: str, shape: int, features: int) -> tuple[int, int]:
-    """The ``(shape, features)`` of the kernel that plays lineups holding the strategy kinds
-    ``shape`` (``HAS_*``) on rules needing ``features`` (``F_*``), among those of
-    :data:`KERNEL_KEYS` that hold both: the first compiled here or in the cache, else the
-    last (the kernel of every lineup and rule: one compile serves every later run)."""
-    holding = [key for key in KERNEL_KEYS[_kind(match_kind)]
-               if shape & ~key[0] == 0 and features & ~key[1] == 0]
+    """Of :func:`kernel_keys`, the first compiled here or in the cache, else the last (the
+    kernel of every lineup and rule: one compile serves every later run)."""
+    holding = kernel_keys(match_kind, shape, features)
     for key in holding[:-1]:
         if ready(_uncompiled(match_kind, *key), KERNEL_SIGNATURE):
             return key
@@ -270,6 +275,7 @@ def kernel(match_kind: str, shape: int, features: int = EVERY_FEATURE):
 
 
 def compiled_kernels() -> list[tuple[str, int, int]]:
-    """The ``(match kind, shape, features)`` of every kernel this process has asked for,
-    sorted."""
-    return sorted(("deal" if d else "match", shape, f) for d, shape, f in _KERNELS)
+    """The ``(match kind, shape, features)`` of every kernel this process has compiled or
+    loaded from the cache, sorted."""
+    return sorted(("deal" if d else "match", shape, f)
+                  for (d, shape, f), k in list(_KERNELS.items()) if k.overloads)

@@ -40,11 +40,12 @@ def kernel_deals_per_second(spec: str, deals: int, repeats: int = 3,
                             preset: str = BENCH_PRESET) -> float:
     """Deals per second of ``spec`` against itself on ONE thread: the batch kernel plays
     whole deals (shuffle included) in chunks of at most ``CHUNK``, reusing one scratch; the
-    kernel a run of it plays (:func:`briscasim.batch.kernel_key`)."""
+    fastest kernel that plays it (:func:`briscasim.batch.kernel_keys`), as runs play once
+    ``briscasim compile`` has compiled it."""
     rules = Rules.preset(preset)
     lineup = Lineup.build(rules, spec)
-    shape, features = batch.kernel_key(rules.match_kind, lineup.own_shape,
-                                       needed_features(rules, lineup))
+    shape, features = batch.kernel_keys(rules.match_kind, lineup.own_shape,
+                                        needed_features(rules, lineup))[0]
     work = batch.new_work()
     play_chunk(rules, lineup, 0, 0, min(deals, 100), 1, work, features, shape)  # warm up
     best = 0.0

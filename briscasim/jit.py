@@ -168,7 +168,8 @@ _LOCK = threading.Lock()
 _READY = set()      # ids of the kernels compiled here
 _SLOTS = {}         # FunctionSlot of each kernel, by id
 _SECONDS = [0.0]    # spent in compiled(): compiling, or loading from the numba cache
-NOTICE = "compiling the engine, once (later runs load it from the cache)"
+NOTICE = ("compiling the engine for this run, once (later runs load it from the cache; "
+          "`briscasim compile` compiles every built-in lineup's kernels ahead)")
 NOTICE_AFTER = 3.0
 """Seconds a load from the numba cache may take before the compile notice shows anyway."""
 NOTICE_GAP = 2.0

@@ -27,7 +27,7 @@ from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_PLAYS, F_SIGNALS, MAX_L
                              MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN,
                              R_SIGNALS, S_PHASE)
 from ..engine.rng import STREAM_LEN
-from ..jit import compiled, function_slot
+from ..jit import compiled, function_slot, ready
 from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
                   KIND_OMNISCIENT, KIND_PEEK, KIND_PIMC, KIND_RANDOM, KIND_USER,
                   STRATEGY_SIGNATURE, SWAP_BY_PLAY, StrategyFunction)
@@ -100,12 +100,16 @@ SearchFunction = types.FunctionType(SEARCH_SIGNATURE)
 
 def search_features(features: int) -> int:
     """The rule features (``F_*``) the search slot of a run needing ``features`` compiles
-    for: none when the run needs no rule feature (the classic presets), else every feature.
-    Each variant compiles the whole of the searches (tens of seconds), hence two, not one per
-    feature set; the one without features plays the classic presets' searches with some 15%
-    fewer instructions. The searches read the order of play of the position searched, which
-    the batch kernel records (``F_PLAYS``); their own play-outs need not record it."""
-    return 0 if features & ~F_PLAYS == 0 else EVERY_FEATURE
+    for: none when the run needs no rule feature (the classic presets) and that search is
+    compiled or cached, else every feature. Each variant compiles the whole of the searches
+    (tens of seconds), hence two, not one per feature set, and the one of every feature
+    first (it serves every run); the one without features plays the classic presets'
+    searches with some 15% fewer instructions. The searches read the order of play of the
+    position searched, which the batch kernel records (``F_PLAYS``); their own play-outs
+    need not record it."""
+    if features & ~F_PLAYS == 0 and ready(search_decider(0), SEARCH_SIGNATURE):
+        return 0
+    return EVERY_FEATURE
 
 
 _SEARCH_DECIDERS = {}
