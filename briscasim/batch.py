@@ -32,8 +32,8 @@ from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
                            match_result, seating, tally_deal)
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled, ready
-from .strategies.dispatch import (EVERY_SHAPE, SPECIAL_SHAPES, EntryFunctions, SearchFunction,
-                                  decider, draws_random)
+from .strategies.dispatch import (EVERY_SHAPE, HAS_EXPERT, HAS_GREEDY, HAS_RANDOM, EntryFunctions,
+                                  SearchFunction, decider, draws_random)
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -224,14 +224,15 @@ def matches_kernel(shape: int, features: int):
 
 
 KERNEL_KEYS = {
-    "deal": tuple((shape, f) for f in (0, EVERY_FEATURE) for shape in (*SPECIAL_SHAPES,
-                                                                       EVERY_SHAPE)),
+    "deal": ((HAS_RANDOM, 0), (HAS_GREEDY, 0), (HAS_EXPERT, 0), (EVERY_SHAPE, 0),
+             (EVERY_SHAPE, EVERY_FEATURE)),
     "match": ((EVERY_SHAPE, EVERY_FEATURE),),
 }
 """The ``(shape, features)`` of every batch kernel, by match kind (``"deal"``: single deals,
-``"match"``: matches), fastest first, the kernel of every lineup and rule last: what
-``briscasim compile`` compiles ahead. Each specialisation is kept because it pays for itself
-in speed (docs/performance.md)."""
+``"match"``: matches), fastest first: what ``briscasim compile`` compiles ahead. Only the
+specialisations that pay for themselves in speed are kept (docs/performance.md): the
+classic rules (no ``F_*`` feature: most presets) and, with them, lineups of random, greedy
+or expert players alone."""
 
 _KERNELS = {}
 _KERNELS_LOCK = threading.Lock()
@@ -258,13 +259,14 @@ def kernel_keys(match_kind: str, shape: int, features: int) -> list[tuple[int, i
 
 
 def kernel_key(match_kind: str, shape: int, features: int) -> tuple[int, int]:
-    """Of :func:`kernel_keys`, the first compiled here or in the cache, else the last (the
-    kernel of every lineup and rule: one compile serves every later run)."""
+    """Of :func:`kernel_keys`, the first compiled here or in the cache, else the kernel of
+    every lineup for the first one's rule features: without ``briscasim compile``, one
+    compile for the classic rules and one for the others serve every later run."""
     holding = kernel_keys(match_kind, shape, features)
-    for key in holding[:-1]:
+    for key in holding:
         if ready(_uncompiled(match_kind, *key), KERNEL_SIGNATURE):
             return key
-    return holding[-1]
+    return [key for key in holding if key[1] == holding[0][1]][-1]
 
 
 def kernel(match_kind: str, shape: int, features: int = EVERY_FEATURE):
