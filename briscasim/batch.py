@@ -32,8 +32,8 @@ from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
                            match_result, seating, tally_deal)
 from .engine.rng import STREAM_LEN, item_key, seat_stream, start_stream, substream_key
 from .jit import compiled, ready
-from .strategies.dispatch import (EVERY_SHAPE, HAS_EXPERT, HAS_GREEDY, HAS_RANDOM, EntryFunctions,
-                                  SearchFunction, decider, draws_random)
+from .strategies.dispatch import (EVERY_SHAPE, SPECIAL_SHAPES, EntryFunctions, SearchFunction,
+                                  decider, draws_random)
 
 # Match record fields (int32).
 M_WINNER = 0        # physical side that won the match, or DRAW
@@ -224,15 +224,15 @@ def matches_kernel(shape: int, features: int):
 
 
 KERNEL_KEYS = {
-    "deal": ((HAS_RANDOM, 0), (HAS_GREEDY, 0), (HAS_EXPERT, 0), (EVERY_SHAPE, 0),
+    "deal": (*((shape, 0) for shape in SPECIAL_SHAPES), (EVERY_SHAPE, 0),
              (EVERY_SHAPE, EVERY_FEATURE)),
     "match": ((EVERY_SHAPE, EVERY_FEATURE),),
 }
 """The ``(shape, features)`` of every batch kernel, by match kind (``"deal"``: single deals,
 ``"match"``: matches), fastest first: what ``briscasim compile`` compiles ahead. Only the
 specialisations that pay for themselves in speed are kept (docs/performance.md): the
-classic rules (no ``F_*`` feature: most presets) and, with them, lineups of random, greedy
-or expert players alone."""
+classic rules (no ``F_*`` feature: most presets) and, with them, lineups of random or
+expert players alone (``SPECIAL_SHAPES``)."""
 
 _KERNELS = {}
 _KERNELS_LOCK = threading.Lock()

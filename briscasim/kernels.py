@@ -17,8 +17,8 @@ from .engine.layout import EVERY_FEATURE
 
 def _shape_name(shape: int) -> str:
     from .strategies import dispatch as D
-    return {D.HAS_RANDOM: "random alone", D.HAS_GREEDY: "greedy alone",
-            D.HAS_EXPERT: "expert alone", D.EVERY_SHAPE: "any lineup"}[shape]
+    return {D.HAS_RANDOM: "random alone", D.HAS_EXPERT: "expert alone",
+            D.EVERY_SHAPE: "any lineup"}[shape]
 
 
 def _features_name(features: int) -> str:

@@ -117,15 +117,15 @@ def test_bad_arguments_are_user_errors():
     pytest.param("brisca-2 rounds_to_win 3", "random", marks=pytest.mark.slow),  # match kernel
 ])
 def test_kernel_of_a_shape_plays_as_the_kernel_of_every_shape(preset, spec):
-    """Lineups of random or greedy players alone run kernels of their own shape, with the
-    other strategies compiled out: the records are those of the kernel of every shape."""
+    """A kernel of the strategy kinds of a lineup of random or greedy players alone, with
+    the other strategies compiled out, plays the records of the kernel of every shape."""
     name, _, match = preset.partition(" ")
     rules = Rules.preset(name, **({"match": match} if match else {}))
     lineup = Lineup.build(rules, spec)
-    assert lineup.shape != EVERY_SHAPE
+    assert lineup.own_shape != EVERY_SHAPE
     deals, rotations = 300, rules.players
     records = []
-    for shape in (lineup.shape, EVERY_SHAPE):
+    for shape in (lineup.own_shape, EVERY_SHAPE):
         out = np.empty((deals * rotations, record_len(rules)), np.int32)
         r, work16, work64 = batch.new_work()
         r[:] = rules.to_array()

@@ -12,11 +12,10 @@ strategy compiles on the first run whose lineup holds it, then loads from the nu
 A batch kernel is compiled for a lineup *shape* (``HAS_*`` bits: the strategy kinds its
 lineups hold), and its dispatcher (:func:`decider`) holds only the branches of that shape:
 numba never even types a strategy the shape rules out, and with a single play strategy the
-seat's strategy is not looked up at all. Lineups of random players alone, of greedy players
-alone and of expert players alone have kernels of their own (:func:`kernel_shape`); every
-other lineup runs the kernel of every shape, whose inlined strategies are random, greedy and
-the swap policies (a run of many cells compiles one kernel for the kinds they hold
-together).
+seat's strategy is not looked up at all. Lineups of random players alone and of expert
+players alone have kernels of their own (:func:`kernel_shape`); every other lineup runs the
+kernel of every shape, whose inlined strategies are random, greedy and the swap policies (a
+greedy-only kernel was measured as fast as it, docs/performance.md).
 """
 import numpy as np
 from numba import njit, types
@@ -62,7 +61,7 @@ _PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY,
              **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_SLOT for k in SLOT_KINDS},
              KIND_EXPERT: HAS_EXPERT}
 
-SPECIAL_SHAPES = (HAS_RANDOM, HAS_GREEDY, HAS_EXPERT)
+SPECIAL_SHAPES = (HAS_RANDOM, HAS_EXPERT)
 """The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
 
 
