@@ -97,16 +97,17 @@ SEARCH_SIGNATURE = types.int64(
 SearchFunction = types.FunctionType(SEARCH_SIGNATURE)
 
 
-def search_features(features: int) -> int:
+def search_features(features: int, fastest: bool = False) -> int:
     """The rule features (``F_*``) the search slot of a run needing ``features`` compiles
     for: none when the run needs no rule feature (the classic presets) and that search is
-    compiled or cached, else every feature. Each variant compiles the whole of the searches
+    compiled or cached (or, if ``fastest``, whether or not it is: the benchmarks), else every
+    feature. Each variant compiles the whole of the searches
     (tens of seconds), hence two, not one per feature set, and the one of every feature
     first (it serves every run); the one without features plays the classic presets'
     searches with some 15% fewer instructions. The searches read the order of play of the
     position searched, which the batch kernel records (``F_PLAYS``); their own play-outs
     need not record it."""
-    if features & ~F_PLAYS == 0 and ready(search_decider(0), SEARCH_SIGNATURE):
+    if features & ~F_PLAYS == 0 and (fastest or ready(search_decider(0), SEARCH_SIGNATURE)):
         return 0
     return EVERY_FEATURE
 
