@@ -10,12 +10,19 @@ from . import HELP_OPTIONS
 def compile_kernels():
     """Compile every kernel a lineup of built-in strategies may need, on any preset (a few
     minutes of one core, once: the cache keeps them). Afterwards simulate, run, research,
-    play, replay and analyze start in a second or two; without it, each kernel compiles on
-    the first run that needs it."""
+    play, replay and analyze start without compiling; without it, a run compiles what it
+    needs the first time it needs it."""
     from .. import cache_dir
-    from ..kernels import compile_all, work
+    from ..jit import quiet_notices
 
-    total = len(work())
+    with quiet_notices():       # this command shows its own progress, imports included
+        from ..kernels import compile_all, work
+        total = len(work())
+        _compile(compile_all, total)
+    click.echo(f"{total} kernels ready, cached in {cache_dir()}")
+
+
+def _compile(compile_all, total):
     if sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=total, unit=" kernel", file=sys.stderr, dynamic_ncols=True,
@@ -39,5 +46,4 @@ def compile_kernels():
         if bar is not None:
             bar.update(total - bar.n)
             bar.close()
-    click.echo(f"{done['kernels']} kernels ready in {done['seconds']:.0f} s "
-               f"({done['cpu_seconds']:.0f} s of CPU), cached in {cache_dir()}")
+    click.echo(f"{done['seconds']:.0f} s ({done['cpu_seconds']:.0f} s of CPU)", err=True)
