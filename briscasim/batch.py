@@ -230,9 +230,9 @@ KERNEL_KEYS = {
 }
 """The ``(shape, features)`` of every batch kernel, by match kind (``"deal"``: single deals,
 ``"match"``: matches), fastest first: what ``briscasim compile`` compiles ahead. Only the
-specialisations that pay for themselves in speed are kept (docs/performance.md): the
-classic rules (no ``F_*`` feature: most presets) and, with them, lineups of random or
-expert players alone (``SPECIAL_SHAPES``)."""
+specialisations that pay for themselves in speed are kept
+(docs/notes/2026-12-06-compile-once.md): the classic rules (no ``F_*`` feature: most
+presets) and, with them, lineups of random or expert players alone (``SPECIAL_SHAPES``)."""
 
 _KERNELS = {}
 _KERNELS_LOCK = threading.Lock()

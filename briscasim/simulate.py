@@ -325,7 +325,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     SimulationResult
     """
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
-    # the kernel of fewest strategy kinds and rule features that plays it
+    # the fastest kernel ready that plays it, else the one of every lineup for its rules
     shape, features = batch.kernel_key(rules.match_kind, lineup.own_shape,
                                        needed_features(rules, lineup))
     deals = _check_count("deals", deals, 1)

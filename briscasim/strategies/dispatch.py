@@ -15,7 +15,7 @@ numba never even types a strategy the shape rules out, and with a single play st
 seat's strategy is not looked up at all. Lineups of random players alone and of expert
 players alone have kernels of their own (:func:`kernel_shape`); every other lineup runs the
 kernel of every shape, whose inlined strategies are random, greedy and the swap policies (a
-greedy-only kernel was measured as fast as it, docs/performance.md).
+greedy-only kernel was measured as fast as it: docs/notes/2026-12-06-compile-once.md).
 """
 import numpy as np
 from numba import njit, types
