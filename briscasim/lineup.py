@@ -13,10 +13,10 @@ import numpy as np
 
 from .engine import layout as L
 from .rules import Rules
-from .strategies.api import KIND_GREEDY, KIND_USER, N_PARAMS
+from .strategies.api import KIND_USER, N_PARAMS
 from .strategies.dispatch import (HAS_SEARCH, HAS_SLOT, entry_functions, kernel_shape,
                                   lineup_shape, search_function)
-from .strategies.greedy import OBJ_FEWEST, P_OBJECTIVE
+from .strategies.greedy import DEFINITION as GREEDY, OBJ_FEWEST, P_OBJECTIVE
 from .strategies.registry import Strategy, StrategyError, resolve
 
 
@@ -85,7 +85,7 @@ def needed_features(rules: Rules, lineup: Lineup) -> int:
     f |= L.F_LARGE_HAND if r[L.R_HAND_SIZE] > 3 else 0
     f |= L.F_SIGNALS if r[L.R_SIGNALS] != 0 else 0
     fewest = r[L.R_OBJECTIVE] == L.OBJECTIVE_FEWEST or any(
-        s.kinds[0] == KIND_GREEDY and s.params[0, P_OBJECTIVE] == OBJ_FEWEST
+        s.kinds[0] == GREEDY.kind and s.params[0, P_OBJECTIVE] == OBJ_FEWEST
         for s in lineup.strategies)
     plays = lineup.own_shape & (HAS_SEARCH | HAS_SLOT) != 0
     return f | (L.F_FEWEST if fewest else 0) | (L.F_PLAYS if plays else 0)

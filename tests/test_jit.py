@@ -122,17 +122,17 @@ def test_a_kernel_without_a_needed_feature_is_refused():
         reader = Lineup.build(Rules.preset("brisca-2"), [spec, "random"])
         assert needed_features(Rules.preset("brisca-2"), reader) == F_PLAYS
     # nor a kernel of strategy kinds the lineup does not fit in
-    from briscasim.strategies.dispatch import HAS_RANDOM
+    from briscasim.strategies.dispatch import HAS
     with pytest.raises(ValueError, match="cannot play"):
-        play_chunk(Rules.preset("brisca-2"), greedy_fewest, 1, 0, 1, shape=HAS_RANDOM)
+        play_chunk(Rules.preset("brisca-2"), greedy_fewest, 1, 0, 1, shape=HAS["random"])
 
 
 _CACHE_PROBE = """
 from briscasim import batch, simulate
 from briscasim.rules import Rules
-from briscasim.strategies.dispatch import HAS_RANDOM
+from briscasim.strategies.dispatch import HAS
 simulate.simulate(Rules.preset("brisca-2"), "random", deals=10, seed=1, workers=1)
-print(sum(batch.kernel("deal", HAS_RANDOM, 0).stats.cache_hits.values()))
+print(sum(batch.kernel("deal", HAS["random"], 0).stats.cache_hits.values()))
 """
 
 

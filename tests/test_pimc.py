@@ -55,7 +55,7 @@ def test_omniscient_plays_the_solver_choice_on_the_true_deal():
     params[O.P_DEPTH] = 4
     params[O.P_EXACT_PLIES] = 8
     for k, state in enumerate(positions):
-        a = O.omniscient_strategy(r, state.copy(), _legal(r, state), int(state[L.S_TURN]),
+        a = O.omniscient_strategy(r, state.copy(), _legal(r, state), int(state[L.S_TURN]), 0,
                                   params, new_stream(k))
         assert a in _best(r, state, 4, 8)
 

@@ -14,8 +14,7 @@ from briscasim.driver import play_prototype_chunk
 from briscasim.engine.layout import EVERY_FEATURE, REC_POINTS, REC_WINNER
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
-from briscasim.strategies.api import (KIND_GREEDY, KIND_RANDOM, KIND_USER, SWAP_BY_PLAY,
-                                      SWAP_HOLD, SWAP_NEVER)
+from briscasim.strategies.api import KIND_USER, SWAP_BY_PLAY, SWAP_HOLD, SWAP_NEVER
 from briscasim.strategies.dispatch import EVERY_SHAPE
 from briscasim.strategies.registry import (KIND_PYTHON, REGISTRY, SWAP_POLICIES, Param,
                                            StrategyError, register_strategy, resolve,
@@ -36,12 +35,12 @@ def test_builtins_registered():
 
 def test_resolve_play_and_swap_parts():
     s = resolve("greedy:trump_threshold=4+hold:stock=6,trumps_gone=yes")
-    assert s.kinds == (KIND_GREEDY, SWAP_HOLD)
+    assert s.kinds == (REGISTRY["greedy"].kind, SWAP_HOLD)
     assert s.params[0, 0] == 4
     assert s.params[1, 0] == 6 and s.params[1, 1] == 1 and s.params[1, 2] == 1
     assert s.label == "greedy:trump_threshold=4+hold:stock=6,trumps_gone=true"
-    assert resolve("random").kinds == (KIND_RANDOM, SWAP_BY_PLAY)
-    assert resolve("random+never").kinds == (KIND_RANDOM, SWAP_NEVER)
+    assert resolve("random").kinds == (REGISTRY["random"].kind, SWAP_BY_PLAY)
+    assert resolve("random+never").kinds == (REGISTRY["random"].kind, SWAP_NEVER)
     # the random strategy keeps its historical parameter slot
     assert resolve("random:swap_prob=0.5").params[0, 0] == 0.5
 

@@ -36,17 +36,9 @@ StrategyFunction = types.FunctionType(STRATEGY_SIGNATURE)
 
 N_PARAMS = 24
 
-# Play strategies (kinds[seat, 0]).
-KIND_RANDOM = 0
-KIND_GREEDY = 1
-KIND_ISMCTS = 2
-KIND_PIMC = 3
-KIND_OMNISCIENT = 4
+# The play kind (kinds[seat, 0]) of every user strategy; a built-in's kind is in its definition
+# (StrategyDef.kind, in its module).
 KIND_USER = 5
-KIND_EXPERT = 6
-KIND_HOARD = 7
-KIND_COUNTER = 8
-KIND_PEEK = 9
 
 # Swap policies (kinds[seat, 1]). SWAP_BY_PLAY leaves the decision to the play strategy.
 SWAP_BY_PLAY = 0

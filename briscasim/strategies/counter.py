@@ -23,17 +23,12 @@ from numba import njit
 from ..engine.primitives import beats, card_face, card_points, card_strength, card_suit
 from ..engine.layout import KNOWN_FACE_UP, KNOWN_UNSEEN, N_CARD_IDS, NO_CARD
 from . import view as V
-from .api import KIND_COUNTER
 from .greedy import _fewest, greedy_strategy
 from .hoard import cheapest, partner_winning, plain_win, weakest_winning_trump
 from .params import Param, StrategyDef
 
 P_THRESHOLD = 0
 
-DEFINITION = StrategyDef("counter", KIND_COUNTER, (
-    Param("threshold", int, 2, 0, 120, "points on the table worth a trump"),
-), "a reading of Giacomelli's public-information counter: greedy's rules with the trumps "
-   "and loads still out counted")
 
 _A, _THREE = 0, 1
 
@@ -107,3 +102,9 @@ def counter_strategy(rules, public, hand, legal, seat, signals, params, rng):
         if c != NO_CARD and (((face != _A) & (face != _THREE)) or table >= 10):
             return c
     return cheapest(rules, legal, trump)
+
+
+DEFINITION = StrategyDef("counter", 8, (
+    Param("threshold", int, 2, 0, 120, "points on the table worth a trump"),
+), "a reading of Giacomelli's public-information counter: greedy's rules with the trumps "
+   "and loads still out counted", fn=counter_strategy)

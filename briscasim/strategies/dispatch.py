@@ -1,68 +1,73 @@
-"""From a seat's strategy ids to its decision: one dispatcher for every caller.
+"""From a seat's strategy ids to its decision: one dispatcher for every caller, built from the
+registry.
 
-Random, greedy and the swap policies are compiled into the batch kernels, and expert into
-the kernels of lineups without a slot strategy. Every other strategy is reached through a
-function slot, so that a kernel compiles only what its lineup needs: the search strategies
-(ISMCTS, PIMC, the cheating references omniscient and peek) through the lineup's search slot
-(:func:`search_function`), and the rule-based players (expert elsewhere, hoard, counter) and
-user strategies through their lineup entry's own slot (:func:`entry_function`). A slot
-strategy compiles on the first run whose lineup holds it, then loads from the numba cache
-(:mod:`briscasim.jit`).
+Every built-in says in its definition (:class:`~briscasim.strategies.params.StrategyDef`) how
+the kernels reach its function (``dispatch``):
 
-A batch kernel is compiled for a lineup *shape* (``HAS_*`` bits: the strategy kinds its
-lineups hold), and its dispatcher (:func:`decider`) holds only the branches of that shape:
-numba never even types a strategy the shape rules out, and with a single play strategy the
-seat's strategy is not looked up at all. Lineups of random players alone and of expert
-players alone have kernels of their own (:func:`kernel_shape`); every other lineup runs the
-kernel of every shape, whose inlined strategies are random, greedy and the swap policies (a
-greedy-only kernel was measured as fast as it: docs/notes/2026-12-06-compile-once.md).
+- ``INLINE``: compiled into the batch kernels (random, greedy);
+- ``INLINE_OR_ENTRY``: compiled into the kernels of lineups without an entry-slot strategy,
+  else through its lineup entry's function slot (expert: large code, compiled once);
+- ``ENTRY``: through its lineup entry's function slot (hoard, counter, and every user
+  strategy);
+- ``SEARCH``: through the lineup's search slot (ismcts, pimc, the cheating references
+  omniscient and peek), which hands the whole state to the ``omniscient`` ones.
+
+So a kernel compiles only what its lineup needs: a slot strategy compiles on the first run
+whose lineup holds it, then loads from the numba cache (:mod:`briscasim.jit`).
+
+A batch kernel is compiled for a lineup *shape* (bits: ``HAS`` of each strategy compiled
+into the kernels, ``HAS_SLOT``, ``HAS_SEARCH``, ``HAS_SWAP_POLICY``), and its dispatcher
+(:func:`decider`) holds only the branches of that shape: numba never even types a strategy
+the shape rules out, and with a single play strategy the seat's strategy is not looked up at
+all. Lineups of random players alone and of expert players alone have kernels of their own
+(:data:`SPECIAL_SHAPES`, :func:`kernel_shape`); every other lineup runs the kernel of every
+shape, whose inlined strategies are the ``INLINE`` ones and the swap policies (a greedy-only
+kernel was measured as fast as it: docs/notes/2026-12-06-compile-once.md).
 """
 import numpy as np
 from numba import njit, types
 
 from ..engine.core import legal_view, signals
-from ..engine.primitives import at, hand_of
 from ..engine.layout import (EVERY_FEATURE, F_AUCTION, F_PLAYS, F_SIGNALS, MAX_LEGAL_ANY,
                              MAX_PLAYERS, NO_CARD, PHASE_AUCTION, PHASE_SWAP, PUBLIC_LEN,
                              R_SIGNALS, S_PHASE)
+from ..engine.primitives import at, hand_of
 from ..engine.rng import STREAM_LEN
 from ..jit import compiled, function_slot, ready
-from .api import (KIND_COUNTER, KIND_EXPERT, KIND_GREEDY, KIND_HOARD, KIND_ISMCTS,
-                  KIND_OMNISCIENT, KIND_PEEK, KIND_PIMC, KIND_RANDOM, KIND_USER,
-                  STRATEGY_SIGNATURE, SWAP_BY_PLAY, StrategyFunction)
+from .api import KIND_USER, STRATEGY_SIGNATURE, SWAP_BY_PLAY, StrategyFunction
 from .bidding import contract_decision
-from .counter import counter_strategy
-from .expert import expert_strategy
-from .greedy import greedy_strategy
-from .hoard import hoard_strategy
-from .ismcts import ismcts_strategy
-from .omniscient import omniscient_strategy
-from .peek import peek_strategy
-from .pimc import pimc_strategy
-from .random import random_strategy
+from .params import ENTRY, INLINE, INLINE_OR_ENTRY, SEARCH
+from .registry import DEFINITIONS
 from .swap import swap_decision
 
-SEARCH_KINDS = (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT, KIND_PEEK)
-SLOT_BUILTINS = {KIND_EXPERT: expert_strategy, KIND_HOARD: hoard_strategy,
-                 KIND_COUNTER: counter_strategy}
+INLINED = tuple(d for d in DEFINITIONS if d.dispatch in (INLINE, INLINE_OR_ENTRY))
+"""The built-ins compiled into the kernels (``INLINE_OR_ENTRY`` ones where no slot is)."""
+SEARCHES = tuple(d for d in DEFINITIONS if d.dispatch == SEARCH)
+"""The built-ins played through the search slot."""
+SEARCH_KINDS = tuple(d.kind for d in SEARCHES)
+SLOT_BUILTINS = {d.kind: d.fn for d in DEFINITIONS if d.dispatch in (ENTRY, INLINE_OR_ENTRY)}
 """The built-ins played through their lineup entry's function slot, by kind."""
 SLOT_KINDS = (KIND_USER, *SLOT_BUILTINS)
+_SELF_BIDDING = (KIND_USER, *(d.kind for d in DEFINITIONS
+                              if d.bids and d.dispatch in (ENTRY, SEARCH)))
+"""The slot strategies that answer Briscola Chiamata's auction and call themselves."""
 
 # Lineup shape bits: which strategies a kernel is compiled to dispatch to.
-HAS_RANDOM = 1
-HAS_GREEDY = 2
-HAS_SLOT = 4            # a user strategy, hoard or counter (an entry's slot)
-HAS_SEARCH = 8          # ismcts, pimc, omniscient or peek (the search slot)
-HAS_SWAP_POLICY = 16    # a swap policy other than by_play
-HAS_EXPERT = 32         # expert: inlined in a kernel without HAS_SLOT, else through its slot
-PLAY_BITS = HAS_RANDOM | HAS_GREEDY | HAS_SLOT | HAS_SEARCH | HAS_EXPERT
+HAS_SLOT = 1            # a strategy played through its entry's slot (ENTRY, user strategies)
+HAS_SEARCH = 2          # a strategy played through the search slot (SEARCH)
+HAS_SWAP_POLICY = 4     # a swap policy other than by_play
+HAS = {d.name: 8 << i for i, d in enumerate(INLINED)}
+"""The shape bit of each strategy compiled into the kernels, by name."""
+PLAY_BITS = HAS_SLOT | HAS_SEARCH | sum(HAS.values())
 EVERY_SHAPE = PLAY_BITS | HAS_SWAP_POLICY
-_PLAY_BIT = {KIND_RANDOM: HAS_RANDOM, KIND_GREEDY: HAS_GREEDY,
-             **{k: HAS_SEARCH for k in SEARCH_KINDS}, **{k: HAS_SLOT for k in SLOT_KINDS},
-             KIND_EXPERT: HAS_EXPERT}
+_PLAY_BIT = {**{k: HAS_SLOT for k in SLOT_KINDS}, **{k: HAS_SEARCH for k in SEARCH_KINDS},
+             **{d.kind: HAS[d.name] for d in INLINED}}
+_DETERMINISTIC = sum(HAS[d.name] for d in INLINED if d.deterministic)
 
+HAS_RANDOM, HAS_EXPERT = HAS["random"], HAS["expert"]
 SPECIAL_SHAPES = (HAS_RANDOM, HAS_EXPERT)
-"""The shapes with kernels of their own; any other lineup runs the kernel of ``EVERY_SHAPE``."""
+"""The shapes with kernels of their own (random alone, expert alone); any other lineup runs
+the kernel of ``EVERY_SHAPE``."""
 
 
 def kernel_shape(kinds) -> int:
@@ -72,8 +77,8 @@ def kernel_shape(kinds) -> int:
 
 
 def lineup_shape(kinds) -> int:
-    """The shape bits (``HAS_*``) of a lineup's ``kinds`` (``[entry, (play, swap)]``);
-    prototype (pure-Python) strategies add none: they never run in the kernels."""
+    """The shape bits of a lineup's ``kinds`` (``[entry, (play, swap)]``); prototype
+    (pure-Python) strategies add none: they never run in the kernels."""
     kinds = np.asarray(kinds)
     shape = 0
     for k in kinds[:, 0]:
@@ -83,13 +88,35 @@ def lineup_shape(kinds) -> int:
     return shape
 
 
+def draws_random(shape: int) -> bool:
+    """False if the strategies of a lineup of ``shape`` never draw from their random
+    streams, so that a kernel may leave them unstarted (the ``deterministic`` ones compiled
+    into the kernels: greedy and expert)."""
+    return shape & ~_DETERMINISTIC != 0
+
+
+def _one_of(kinds: tuple):
+    """A jitted test (inlined) of whether a kind is one of ``kinds``."""
+    @njit(cache=True, _nrt=False, inline="always")
+    def one_of(kind):
+        found = False
+        for k in kinds:
+            found |= kind == k
+        return found
+    return one_of
+
+
+_in_slot = _one_of(SLOT_KINDS)
+_bids_itself = _one_of(_SELF_BIDDING)
+
+
 SEARCH_SIGNATURE = types.int64(
     types.int64[::1],    # rules
     types.int16[::1],    # the whole deal state (only the cheating references look past
                          # the seat's view)
     types.int16[::1],    # legal actions
     types.int64,         # seat
-    types.int64,         # kind (KIND_ISMCTS, KIND_PIMC, KIND_OMNISCIENT or KIND_PEEK)
+    types.int64,         # kind (one of SEARCH_KINDS)
     types.int64,         # signals
     types.float64[::1],  # params
     types.uint64[::1],   # rng
@@ -112,6 +139,30 @@ def search_features(features: int, fastest: bool = False) -> int:
     return EVERY_FEATURE
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _no_search(rules, state, legal, seat, kind, sig, params, rng):
+    return NO_CARD
+
+
+def _search_branch(d, features: int, otherwise):
+    """The search slot's branch of the search strategy ``d``: its function's action if the
+    kind is ``d.kind`` (or, with ``otherwise`` None, the last branch: whatever the kind),
+    else ``otherwise``'s. A strategy not marked ``omniscient`` receives the seat's view
+    alone."""
+    fn, kind, whole, last = d.fn, d.kind, d.omniscient, otherwise is None
+    otherwise = otherwise or _no_search
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def branch(rules, state, legal, seat, k, sig, params, rng):
+        if last or k == kind:
+            if whole:
+                return fn(rules, state, legal, seat, sig, params, rng, features)
+            return fn(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), legal, seat,
+                      sig, params, rng, features)
+        return otherwise(rules, state, legal, seat, k, sig, params, rng)
+    return branch
+
+
 _SEARCH_DECIDERS = {}
 
 
@@ -121,23 +172,16 @@ def search_decider(features: int):
 
         search_decide(rules, state, legal, seat, kind, sig, params, rng) -> action
 
-    the action of the search strategy ``kind``. ISMCTS and PIMC receive only the seat's
-    view."""
+    the action of the search strategy ``kind`` (a branch per :data:`SEARCHES`)."""
     if features in _SEARCH_DECIDERS:
         return _SEARCH_DECIDERS[features]
+    branches = None
+    for d in reversed(SEARCHES):
+        branches = _search_branch(d, features, branches)
 
     @njit(cache=True, _nrt=False)
     def search_decide(rules, state, legal, seat, kind, sig, params, rng):
-        if kind == KIND_OMNISCIENT:
-            return omniscient_strategy(rules, state, legal, seat, params, rng, features)
-        if kind == KIND_PEEK:
-            return peek_strategy(rules, state, legal, seat, sig, params, rng, features)
-        public = state[:PUBLIC_LEN]
-        hand = hand_of(rules, state, seat)
-        if kind == KIND_ISMCTS:
-            return ismcts_strategy(rules, public, hand, legal, seat, sig, params, rng,
-                                   features)
-        return pimc_strategy(rules, public, hand, legal, seat, sig, params, rng, features)
+        return branches(rules, state, legal, seat, kind, sig, params, rng)
 
     return _SEARCH_DECIDERS.setdefault(features, search_decide)
 
@@ -183,17 +227,87 @@ EntryFunctions = types.UniTuple(StrategyFunction, MAX_PLAYERS)
 played through its slot (:data:`SLOT_KINDS`), else a placeholder."""
 
 
+# ---- the dispatcher of a kernel: its branches, from the last to the first -----------------
+# Each branch decides for the strategies it covers, or passes the decision on to the next
+# (``otherwise``); numba inlines the whole chain into one function.
+
 @njit(cache=True, _nrt=False, inline="always")
-def _in_slot(kind):
-    """True if a strategy of ``kind`` is played through its lineup entry's function slot."""
-    return (kind == KIND_USER) | (kind == KIND_EXPERT) | (kind == KIND_HOARD) | (
-        kind == KIND_COUNTER)
+def _no_strategy(kinds, entry_fns, search_fn, rules, state, public, hand, legal, seat, e,
+                 sig, p, rng):
+    return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
 
 
-def draws_random(shape: int) -> bool:
-    """False if the strategies of a lineup of ``shape`` never draw from their random
-    streams, so that a kernel may leave them unstarted: greedy and expert are deterministic."""
-    return shape & ~(HAS_GREEDY | HAS_EXPERT) != 0
+def _search_slot(otherwise):
+    @njit(cache=True, _nrt=False, inline="always")
+    def branch(kinds, entry_fns, search_fn, rules, state, public, hand, legal, seat, e, sig,
+               p, rng):
+        return search_fn(rules, state, legal, seat, kinds[e, 0], sig, p, rng)
+    return branch
+
+
+def _entry_slot(only: bool, otherwise):
+    @njit(cache=True, _nrt=False, inline="always")
+    def branch(kinds, entry_fns, search_fn, rules, state, public, hand, legal, seat, e, sig,
+               p, rng):
+        if only or _in_slot(kinds[e, 0]):
+            return entry_fns[e](rules, public, hand, legal, seat, sig, p, rng)
+        return otherwise(kinds, entry_fns, search_fn, rules, state, public, hand, legal,
+                         seat, e, sig, p, rng)
+    return branch
+
+
+def _inlined(d, only: bool, features: int, otherwise):
+    """The branch of the strategy ``d`` compiled into the kernel (its function called with
+    the rule ``features`` if it takes them)."""
+    fn, kind, with_features = d.fn, d.kind, d.features
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def branch(kinds, entry_fns, search_fn, rules, state, public, hand, legal, seat, e, sig,
+               p, rng):
+        if only or kinds[e, 0] == kind:
+            if with_features:
+                return fn(rules, public, hand, legal, seat, sig, p, rng, features)
+            return fn(rules, public, hand, legal, seat, sig, p, rng)
+        return otherwise(kinds, entry_fns, search_fn, rules, state, public, hand, legal,
+                         seat, e, sig, p, rng)
+    return branch
+
+
+def _rule_bidder(features: int, otherwise):
+    """Briscola Chiamata's auction and call: the rule-based bidder
+    (:func:`~briscasim.strategies.bidding.contract_decision`) for every strategy that does
+    not bid itself."""
+    @njit(cache=True, _nrt=False, inline="always")
+    def branch(kinds, entry_fns, search_fn, rules, state, public, hand, legal, seat, e, sig,
+               p, rng):
+        if features & F_AUCTION and state[S_PHASE] >= PHASE_AUCTION:
+            if not _bids_itself(kinds[e, 0]):
+                return contract_decision(rules, public, hand, legal)
+        return otherwise(kinds, entry_fns, search_fn, rules, state, public, hand, legal,
+                         seat, e, sig, p, rng)
+    return branch
+
+
+def _branches(shape: int, features: int):
+    """The chain of branches of lineups of ``shape``: the inlined strategies that bid
+    themselves, the rule-based bidder (for the others, when the shape holds any), the other
+    inlined strategies, the entry slots, the search slot."""
+    plays = shape & PLAY_BITS
+    has_slot, has_search = plays & HAS_SLOT != 0, plays & HAS_SEARCH != 0
+    inlined = [d for d in INLINED if plays & HAS[d.name] and not (
+        has_slot and d.dispatch == INLINE_OR_ENTRY)]
+    chain = _no_strategy
+    if has_search:
+        chain = _search_slot(chain)
+    if has_slot:
+        chain = _entry_slot(plays == HAS_SLOT, chain)
+    for d in reversed([d for d in inlined if not d.bids]):
+        chain = _inlined(d, plays == HAS[d.name], features, chain)
+    if has_slot or has_search or any(not d.bids for d in inlined):
+        chain = _rule_bidder(features, chain)
+    for d in reversed([d for d in inlined if d.bids]):
+        chain = _inlined(d, plays == HAS[d.name], features, chain)
+    return chain
 
 
 _DECIDERS = {}
@@ -207,7 +321,7 @@ def decider(shape: int, features: int = EVERY_FEATURE):
                     seat, entry, rng) -> action
 
     ``entry`` is the seat's place in the lineup: ``kinds[entry, 0]`` is its play strategy
-    (``KIND_*``), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
+    (its kind), ``kinds[entry, 1]`` its swap policy (``SWAP_*``), ``params[entry, 0]`` and
     ``params[entry, 1]`` their parameters; ``entry_fns`` are the entries' function slots
     (:data:`EntryFunctions`), ``search_fn`` the search slot (:func:`search_function`);
     ``public`` is ``state[:PUBLIC_LEN]``, ``hand`` the seat's slots and ``legal`` its legal
@@ -221,14 +335,8 @@ def decider(shape: int, features: int = EVERY_FEATURE):
     """
     if (shape, features) in _DECIDERS:
         return _DECIDERS[shape, features]
-    plays = shape & PLAY_BITS
     swap_policy = shape & HAS_SWAP_POLICY != 0
-    has_random, only_random = plays & HAS_RANDOM != 0, plays == HAS_RANDOM
-    has_greedy, only_greedy = plays & HAS_GREEDY != 0, plays == HAS_GREEDY
-    has_slot, only_slot = plays & HAS_SLOT != 0, plays == HAS_SLOT
-    has_search = plays & HAS_SEARCH != 0
-    inline_expert, only_expert = plays & (HAS_EXPERT | HAS_SLOT) == HAS_EXPERT, (
-        plays == HAS_EXPERT)
+    branches = _branches(shape, features)
 
     @njit(cache=True, _nrt=False, inline="always")
     def decide_view(kinds, params, entry_fns, search_fn, rules, state, public, hand, legal,
@@ -241,29 +349,8 @@ def decider(shape: int, features: int = EVERY_FEATURE):
             if state[S_PHASE] == PHASE_SWAP and kinds[e, 1] != SWAP_BY_PLAY:
                 return swap_decision(kinds[e, 1], params[e, 1], rules, public, hand, seat,
                                      sig, rng)
-        p = params[e, 0]
-        if has_random:
-            if only_random or kinds[e, 0] == KIND_RANDOM:
-                return random_strategy(rules, public, hand, legal, seat, sig, p, rng)
-        if has_greedy:
-            if only_greedy or kinds[e, 0] == KIND_GREEDY:
-                return greedy_strategy(rules, public, hand, legal, seat, sig, p, rng,
-                                       features)
-        if (has_slot | has_search | inline_expert) and features & F_AUCTION and (
-                state[S_PHASE] >= PHASE_AUCTION):
-            # Briscola Chiamata's auction and call: the rule-based bidder for every strategy
-            # but random and greedy (which bid on their own)
-            if kinds[e, 0] != KIND_USER:
-                return contract_decision(rules, public, hand, legal)
-        if inline_expert:
-            if only_expert or kinds[e, 0] == KIND_EXPERT:
-                return expert_strategy(rules, public, hand, legal, seat, sig, p, rng)
-        if has_slot:
-            if only_slot or _in_slot(kinds[e, 0]):
-                return entry_fns[e](rules, public, hand, legal, seat, sig, p, rng)
-        if has_search:
-            return search_fn(rules, state, legal, seat, kinds[e, 0], sig, p, rng)
-        return NO_CARD   # a lineup of another shape: the batch loop reports an illegal action
+        return branches(kinds, entry_fns, search_fn, rules, state, public, hand, legal, seat,
+                        e, sig, params[e, 0], rng)
 
     return _DECIDERS.setdefault((shape, features), decide_view)
 

@@ -74,10 +74,9 @@ from ..engine.primitives import (beats, card_face, card_points, card_strength, c
 from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, R_CARD_STRONGER,
                              R_TARGET_POINTS, S_PHASE)
 from . import view as V
-from .api import KIND_EXPERT
 from .greedy import (DEFINITION as GREEDY, _card_bits, _fewest, _race, _suit_bits,
                      greedy_strategy)
-from .params import Param, StrategyDef
+from .params import INLINE_OR_ENTRY, Param, StrategyDef
 
 # slots 0..5 are greedy's (greedy_strategy reads them beyond two players and under fewest)
 P_TRUMP_KEEP_EARLY = 6
@@ -109,22 +108,6 @@ P_MANY = P_ENDGAME + 1
 P_RUFF_POINTS = P_MANY + len(_KEEP)
 P_GIVE_WEIGHT = P_RUFF_POINTS + 1
 
-DEFINITION = StrategyDef("expert", KIND_EXPERT, GREEDY.params + tuple(
-    Param(name, float, two, low, high, "two players: " + doc)
-    for name, low, high, doc, two, _ in _KEEP) + (
-    Param("endgame", bool, True, doc="two players: solve the deal exactly once the stock is "
-          "empty"),
-) + tuple(
-    Param("many_" + name, float, many, low, high, "more than two players: " + doc)
-    for name, low, high, doc, _, many in _KEEP) + (
-    Param("ruff_points", float, 31.0, 0.0, 120.0,
-          "more than two players: points a trick must be worth for an opponent to be counted "
-          "on to trump it (fewer: in proportion; 0 = always)"),
-    Param("give_weight", float, 0.8, 0.0, 2.0,
-          "more than two sides: what a point taken by an opponent costs, against a point "
-          "taken"),
-), "keep values from counted cards; two players: exact endgame; more: the chance the side "
-   "takes the trick")
 
 WIN = 1000.0
 _A, _THREE = 0, 1
@@ -556,3 +539,21 @@ def expert_strategy(rules, public, hand, legal, seat, signals, params, rng):
     if V.hand_size(rules) != 3:
         return greedy_strategy(rules, public, hand, legal, seat, signals, params, rng)
     return _play_two(rules, public, hand, legal, seat, params)
+
+
+DEFINITION = StrategyDef("expert", 6, GREEDY.params + tuple(
+    Param(name, float, two, low, high, "two players: " + doc)
+    for name, low, high, doc, two, _ in _KEEP) + (
+    Param("endgame", bool, True, doc="two players: solve the deal exactly once the stock is "
+          "empty"),
+) + tuple(
+    Param("many_" + name, float, many, low, high, "more than two players: " + doc)
+    for name, low, high, doc, _, many in _KEEP) + (
+    Param("ruff_points", float, 31.0, 0.0, 120.0,
+          "more than two players: points a trick must be worth for an opponent to be counted "
+          "on to trump it (fewer: in proportion; 0 = always)"),
+    Param("give_weight", float, 0.8, 0.0, 2.0,
+          "more than two sides: what a point taken by an opponent costs, against a point "
+          "taken"),
+), "keep values from counted cards; two players: exact endgame; more: the chance the side "
+   "takes the trick", fn=expert_strategy, dispatch=INLINE_OR_ENTRY, deterministic=True)

@@ -51,9 +51,8 @@ from ..engine.layout import (ACTION_KEEP, ACTION_SWAP, EVERY_FEATURE, F_AUCTION,
                              SIG_TRUMP_ACE, SIG_TRUMP_HORSE, SIG_TRUMP_JACK, SIG_TRUMP_KING,
                              SIG_TRUMP_THREE)
 from . import view as V
-from .api import KIND_GREEDY
 from .bidding import contract_decision
-from .params import Param, StrategyDef
+from .params import INLINE, Param, StrategyDef
 
 P_TRUMP_THRESHOLD = 0
 P_HIGH_TRUMP_THRESHOLD = 1
@@ -65,22 +64,6 @@ P_USE_SIGNALS = 5
 OBJ_AUTO, OBJ_MOST, OBJ_FEWEST = 0, 1, 2
 ANSWER_AUTO, ANSWER_SWAP, ANSWER_KEEP = 0, 1, 2
 
-DEFINITION = StrategyDef("greedy", KIND_GREEDY, (
-    Param("trump_threshold", int, 2, 0, 120,
-          "points on the table worth spending a trump on"),
-    Param("high_trump_threshold", int, 10, 0, 120,
-          "points on the table worth spending the trump A or 3 on"),
-    Param("trump_keep", float, 10.0, 0.0, 100.0,
-          "points a low trump is worth in hand: it is thrown rather than a card worth more "
-          "(to the hundredth)"),
-    Param("objective", str, "auto", doc="most or fewest points; auto follows the rules",
-          choices=("auto", "most", "fewest")),
-    Param("swap", str, "auto", doc="answer to swap offers without a swap policy: auto is "
-          "swap under most, keep under fewest", choices=("auto", "swap", "keep")),
-    Param("use_signals", bool, True, doc="use the partner signals and a rais captain's "
-          "information (false: play as if none were given, to measure what they are worth)"),
-), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
-   "the trump A and 3")
 
 _HIGH_TRUMP_COST = 1000
 _HIGH_CARDS = np.int64(0x003003003003)    # the A and 3 of every suit (card id suit * 12 + face)
@@ -452,3 +435,22 @@ def _race(rules, public, hand, legal, seat, params):
     if take != NO_CARD:
         return take
     return short
+
+
+DEFINITION = StrategyDef("greedy", 1, (
+    Param("trump_threshold", int, 2, 0, 120,
+          "points on the table worth spending a trump on"),
+    Param("high_trump_threshold", int, 10, 0, 120,
+          "points on the table worth spending the trump A or 3 on"),
+    Param("trump_keep", float, 10.0, 0.0, 100.0,
+          "points a low trump is worth in hand: it is thrown rather than a card worth more "
+          "(to the hundredth)"),
+    Param("objective", str, "auto", doc="most or fewest points; auto follows the rules",
+          choices=("auto", "most", "fewest")),
+    Param("swap", str, "auto", doc="answer to swap offers without a swap policy: auto is "
+          "swap under most, keep under fewest", choices=("auto", "swap", "keep")),
+    Param("use_signals", bool, True, doc="use the partner signals and a rais captain's "
+          "information (false: play as if none were given, to measure what they are worth)"),
+), "the source texts' advice: lead low, win worthwhile tricks cheaply, save trumps, keep "
+   "the trump A and 3", fn=greedy_strategy, dispatch=INLINE, features=True, bids=True,
+   deterministic=True)

@@ -22,17 +22,10 @@ from numba import njit
 from ..engine.primitives import beats, card_points, card_strength, card_suit
 from ..engine.layout import NO_CARD
 from . import view as V
-from .api import KIND_HOARD
 from .greedy import _fewest, greedy_strategy
 from .params import Param, StrategyDef
 
 P_THRESHOLD = 0
-
-DEFINITION = StrategyDef("hoard", KIND_HOARD, (
-    Param("threshold", int, 10, 0, 120,
-          "points on the table worth a trump while the stock lasts"),
-), "a reading of Giacomelli's briscola-hoarding policy: trumps saved for loads and the "
-   "endgame")
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -106,3 +99,10 @@ def hoard_strategy(rules, public, hand, legal, seat, signals, params, rng):
         if c != NO_CARD:
             return c
     return cheapest(rules, legal, trump)
+
+
+DEFINITION = StrategyDef("hoard", 7, (
+    Param("threshold", int, 10, 0, 120,
+          "points on the table worth a trump while the stock lasts"),
+), "a reading of Giacomelli's briscola-hoarding policy: trumps saved for loads and the "
+   "endgame", fn=hoard_strategy)

@@ -103,11 +103,11 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOW
                              S_TRICK, S_TRICK_N, S_TRICK_NO, S_TURN, S_WINNER)
 from ..engine.rng import below, uniform
 from . import greedy as _greedy
-from .api import KIND_ISMCTS, N_PARAMS
+from .api import N_PARAMS
 from .bidding import contract_decision
 from .evaluation import N_FEATURES, win_chance
 from .greedy import greedy_strategy
-from .params import Param, StrategyDef
+from .params import SEARCH, Param, StrategyDef
 from .random import random_strategy
 from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, first_stock_slot, keep_world,
                        prepare_worlds, redraw_stock, restore_world, reveal, sample_world,
@@ -137,68 +137,6 @@ def _budget_cap(values, given):
     if values["time_budget"] > 0 and "iterations" not in given:
         values["iterations"] = MAX_ITERATIONS
 
-
-DEFINITION = StrategyDef(
-    "ismcts", KIND_ISMCTS, (
-        Param("iterations", int, 1000, 1, MAX_ITERATIONS, "search iterations per move (with "
-              f"a time budget, the cap: {MAX_ITERATIONS} unless given)"),
-        Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
-              "then depend on machine speed)"),
-        Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
-        Param("rollout", str, "greedy", doc="policy of every seat in the play-outs",
-              choices=("random", "greedy")),
-        Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
-              "margin against the best other side, scaled to [0, 1]",
-              choices=("win", "margin")),
-        Param("epsilon", float, 0.5, 0.0, 1.0, "with greedy play-outs, the probability "
-              "that a play-out decision is random instead"),
-        Param("exact_endgame", bool, True, doc="once only one world is consistent with the "
-              "view (2-player play, stock empty), play the exact solver's move"),
-        Param("others", str, "greedy", doc="the other seats' moves inside the tree: tree "
-              "(SO-ISMCTS: nodes chosen by UCB, blind to their hands) or greedy (greedy on "
-              "their hands in the sampled world; the tree branches on the seat's own "
-              "decisions only)", choices=("tree", "greedy")),
-        Param("others_epsilon", float, 0.0, 0.0, 1.0, "with others=greedy, the probability "
-              "that another seat's move in the tree is random instead"),
-        Param("infer", float, 0.05, 0.0, 1.0, "weight of a sampled world in which greedy "
-              "would not have played a card another side played (to the current trick, or "
-              "to the tricks history reads), per such card (1 = no inference, 0 = such "
-              "worlds are rejected)"),
-        Param("own_epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
-              "that a play-out decision of the seat's own side is random instead (epsilon "
-              "is then that of the other sides)"),
-        Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
-              "margin reward mixed into it (0 = win / draw / loss only)"),
-        Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
-              "current one whose plays by the other sides the inference also reads (0 = the "
-              "current trick only)"),
-        Param("exact_stock", int, 4, -1, 48, "2 players: once at most this many cards are "
-              "left to draw, solve sampled worlds exactly instead of searching the tree "
-              "(determinized exact search; -1 = never)"),
-        Param("exact_worlds", int, 40, 1, 10_000, "worlds solved per move under "
-              "exact_stock"),
-        Param("infer_auction", float, 0.0, 0.0, 1.0, "Briscola Chiamata: weight of a sampled "
-              "world in which greedy's bidding rule, on the hands as dealt in it, would not "
-              "have bid and called as the auction went (1 = the auction is ignored, 0 = such "
-              "worlds are rejected)"),
-        Param("worlds", int, 100, 0, 100_000, "with the inference on (infer < 1 or "
-              "infer_auction < 1), worlds drawn and weighed once per move, which the "
-              "iterations then take in turn (0 = a world drawn and weighed every iteration)"),
-        Param("draws", int, 64, 1, 100_000, "with the inference on, worlds drawn at most "
-              "(rejection) for each world the search uses"),
-        Param("exact_model", str, "greedy", doc="the other side in the exact searches "
-              "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
-              "moves, to which the seat plays its best reply; a move that wins against every "
-              "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
-        Param("evaluation", float, 0.5, 0.0, 1.0, "2 players, reward=win, the most points "
-              "winning, a trump, no duty to follow suit: weight of the learned evaluation "
-              "(briscasim.strategies.evaluation) in a leaf's reward, the play-out giving the "
-              "rest (0 = play-outs only, 1 = no play-out)"),
-    ),
-    "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
-    test_params="iterations=30",
-    complete=_budget_cap,
-)
 
 # greedy's default parameters for greedy play-outs (zeros if greedy declares none)
 _GREEDY_DEF = getattr(_greedy, "DEFINITION", None)
@@ -947,3 +885,67 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
     """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
     return decide(rules, public, hand, legal, seat, signals, params, rng, features, public)
+
+
+DEFINITION = StrategyDef(
+    "ismcts", 2, (
+        Param("iterations", int, 1000, 1, MAX_ITERATIONS, "search iterations per move (with "
+              f"a time budget, the cap: {MAX_ITERATIONS} unless given)"),
+        Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
+              "then depend on machine speed)"),
+        Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
+        Param("rollout", str, "greedy", doc="policy of every seat in the play-outs",
+              choices=("random", "greedy")),
+        Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
+              "margin against the best other side, scaled to [0, 1]",
+              choices=("win", "margin")),
+        Param("epsilon", float, 0.5, 0.0, 1.0, "with greedy play-outs, the probability "
+              "that a play-out decision is random instead"),
+        Param("exact_endgame", bool, True, doc="once only one world is consistent with the "
+              "view (2-player play, stock empty), play the exact solver's move"),
+        Param("others", str, "greedy", doc="the other seats' moves inside the tree: tree "
+              "(SO-ISMCTS: nodes chosen by UCB, blind to their hands) or greedy (greedy on "
+              "their hands in the sampled world; the tree branches on the seat's own "
+              "decisions only)", choices=("tree", "greedy")),
+        Param("others_epsilon", float, 0.0, 0.0, 1.0, "with others=greedy, the probability "
+              "that another seat's move in the tree is random instead"),
+        Param("infer", float, 0.05, 0.0, 1.0, "weight of a sampled world in which greedy "
+              "would not have played a card another side played (to the current trick, or "
+              "to the tricks history reads), per such card (1 = no inference, 0 = such "
+              "worlds are rejected)"),
+        Param("own_epsilon", float, 0.0, 0.0, 1.0, "with greedy play-outs, the probability "
+              "that a play-out decision of the seat's own side is random instead (epsilon "
+              "is then that of the other sides)"),
+        Param("margin_weight", float, 0.0, 0.0, 1.0, "with reward=win, the weight of the "
+              "margin reward mixed into it (0 = win / draw / loss only)"),
+        Param("history", int, 2, 0, 24, "with infer < 1, the completed tricks before the "
+              "current one whose plays by the other sides the inference also reads (0 = the "
+              "current trick only)"),
+        Param("exact_stock", int, 4, -1, 48, "2 players: once at most this many cards are "
+              "left to draw, solve sampled worlds exactly instead of searching the tree "
+              "(determinized exact search; -1 = never)"),
+        Param("exact_worlds", int, 40, 1, 10_000, "worlds solved per move under "
+              "exact_stock"),
+        Param("infer_auction", float, 0.0, 0.0, 1.0, "Briscola Chiamata: weight of a sampled "
+              "world in which greedy's bidding rule, on the hands as dealt in it, would not "
+              "have bid and called as the auction went (1 = the auction is ignored, 0 = such "
+              "worlds are rejected)"),
+        Param("worlds", int, 100, 0, 100_000, "with the inference on (infer < 1 or "
+              "infer_auction < 1), worlds drawn and weighed once per move, which the "
+              "iterations then take in turn (0 = a world drawn and weighed every iteration)"),
+        Param("draws", int, 64, 1, 100_000, "with the inference on, worlds drawn at most "
+              "(rejection) for each world the search uses"),
+        Param("exact_model", str, "greedy", doc="the other side in the exact searches "
+              "(exact_endgame, exact_stock): minimax (a perfect player) or greedy (greedy's "
+              "moves, to which the seat plays its best reply; a move that wins against every "
+              "reply goes first among equal outcomes)", choices=("minimax", "greedy")),
+        Param("evaluation", float, 0.5, 0.0, 1.0, "2 players, reward=win, the most points "
+              "winning, a trump, no duty to follow suit: weight of the learned evaluation "
+              "(briscasim.strategies.evaluation) in a leaf's reward, the play-out giving the "
+              "rest (0 = play-outs only, 1 = no play-out)"),
+    ),
+    "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
+    test_params="iterations=30",
+    complete=_budget_cap,
+    fn=ismcts_strategy, dispatch=SEARCH,
+)

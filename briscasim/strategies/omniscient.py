@@ -11,31 +11,18 @@ import numpy as np
 from numba import njit
 
 from ..engine.layout import EVERY_FEATURE
-from .api import KIND_OMNISCIENT
-from .params import Param, StrategyDef
+from .params import SEARCH, Param, StrategyDef
 from .pimc import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
 from .scratch import release, take
 from .solver import copy_state
 
 P_DEPTH, P_EXACT_PLIES = 0, 1
 
-DEFINITION = StrategyDef(
-    "omniscient", KIND_OMNISCIENT, (
-        Param("depth", int, 8, 1, 100, "plies of the depth-limited search (then to the end "
-              "of the trick)"),
-        Param("exact_plies", int, 12, 0, 48, "search to the end of the deal when at most "
-              "this many cards remain to be played"),
-    ),
-    "omniscient (cheating reference): alpha-beta on the true deal, sees every hidden card",
-    omniscient=True,
-    test_params="depth=2,exact_plies=6",
-)
-
 
 @njit(cache=True, _nrt=False)
-def omniscient_strategy(rules, state, legal, seat, params, rng, features=EVERY_FEATURE):
-    """The solver's action in the true ``state`` (CHEATING: reads every hidden card;
-    jitted)."""
+def omniscient_strategy(rules, state, legal, seat, sig, params, rng, features=EVERY_FEATURE):
+    """The solver's action in the true ``state`` (CHEATING: reads every hidden card; the
+    partners' signals ``sig`` add nothing to it; jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
     block = take(worlds_bytes())
@@ -45,3 +32,17 @@ def omniscient_strategy(rules, state, legal, seat, params, rng, features=EVERY_F
                       np.int64(params[P_EXACT_PLIES]), CHOOSE_AVERAGE, rng, features)
     release(block)
     return a
+
+
+DEFINITION = StrategyDef(
+    "omniscient", 4, (
+        Param("depth", int, 8, 1, 100, "plies of the depth-limited search (then to the end "
+              "of the trick)"),
+        Param("exact_plies", int, 12, 0, 48, "search to the end of the deal when at most "
+              "this many cards remain to be played"),
+    ),
+    "omniscient (cheating reference): alpha-beta on the true deal, sees every hidden card",
+    omniscient=True,
+    test_params="depth=2,exact_plies=6",
+    fn=omniscient_strategy, dispatch=SEARCH,
+)

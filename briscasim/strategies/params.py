@@ -1,9 +1,11 @@
 """Typed strategy parameters and strategy definitions (plain Python, no numba).
 
-Every strategy module defines its :class:`StrategyDef` here-style (``DEFINITION = StrategyDef(
-...)``) and :mod:`briscasim.strategies.registry` collects them. A parameter value travels to
-the kernels as one float64 slot of the strategy's parameter row, in the order the parameters
-are declared: integers and booleans as numbers, a choice as the index of the chosen name.
+Every strategy module defines its :class:`StrategyDef` (``DEFINITION = StrategyDef(...)``):
+its name, kind, parameters, jitted function and how the kernels reach it;
+:mod:`briscasim.strategies.registry` collects them and :mod:`briscasim.strategies.dispatch`
+builds the kernels' dispatcher from them. A parameter value travels to the kernels as one
+float64 slot of the strategy's parameter row, in the order the parameters are declared:
+integers and booleans as numbers, a choice as the index of the chosen name.
 """
 from __future__ import annotations
 
@@ -12,6 +14,14 @@ from dataclasses import dataclass
 from ..errors import UserError
 from ..suggest import did_you_mean
 from .api import N_PARAMS
+
+# How the batch kernels reach a strategy's function (StrategyDef.dispatch)
+INLINE = "inline"                    # compiled into the kernels
+ENTRY = "entry"                      # through its lineup entry's function slot
+INLINE_OR_ENTRY = "inline_or_entry"  # compiled into the kernels of lineups without an entry
+#                                      slot strategy, else through its entry's slot
+SEARCH = "search"                    # through the lineup's search slot
+DISPATCHES = (INLINE, ENTRY, INLINE_OR_ENTRY, SEARCH)
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -102,13 +112,23 @@ class Param:
 
 @dataclass(frozen=True)
 class StrategyDef:
-    """A play strategy (``kind`` = ``KIND_*``) or a swap policy (``kind`` = ``SWAP_*``).
+    """A play strategy or a swap policy (``kind`` = ``SWAP_*``).
+
+    ``kind`` is the id the kernels dispatch on: a built-in's own (unique among the
+    built-ins), ``KIND_USER`` for a user strategy. ``fn`` is the strategy's jitted function
+    (of :data:`~briscasim.strategies.api.STRATEGY_SIGNATURE`; for a ``SEARCH`` strategy it
+    takes the rule features last, and an ``omniscient`` one the whole state in place of the
+    public state and hand), or the Python callable of a prototype strategy (``python=True``).
+    ``dispatch`` says how the batch kernels reach it (``INLINE``, ``ENTRY``,
+    ``INLINE_OR_ENTRY``, ``SEARCH``; :mod:`briscasim.strategies.dispatch`); ``features``: an
+    ``INLINE`` function takes the kernel's rule features (``F_*``) last; ``bids``: it answers
+    Briscola Chiamata's auction and call itself (else the rule-based bidder of
+    :mod:`briscasim.strategies.bidding` does); ``deterministic``: it never draws from its
+    random stream (read for the strategies compiled into the kernels).
 
     ``test_params`` is a spec fragment (``"iterations=20"``) the conformance tests use to
-    keep search strategies cheap. ``fn`` is the jitted function of a registered user strategy,
-    or the Python callable of a prototype strategy (``python=True``). ``complete(values,
-    given)``, if set, fills in values that depend on others once a spec is parsed (``given``:
-    the names the spec sets).
+    keep search strategies cheap. ``complete(values, given)``, if set, fills in values that
+    depend on others once a spec is parsed (``given``: the names the spec sets).
     """
     name: str
     kind: int
@@ -119,6 +139,10 @@ class StrategyDef:
     fn: object = None
     python: bool = False
     complete: object = None
+    dispatch: str = ENTRY
+    features: bool = False
+    bids: bool = False
+    deterministic: bool = False
 
     def __post_init__(self):
         if len(self.params) > N_PARAMS:

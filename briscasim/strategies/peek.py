@@ -17,12 +17,20 @@ from numba import njit
 from ..engine.primitives import hand_of
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, PUBLIC_LEN
 from . import ismcts
-from .api import KIND_PEEK
-from .params import Param, StrategyDef
+from .params import SEARCH, Param, StrategyDef
 from .sampling import REVEAL_OTHERS, REVEAL_PARTNERS
 
+@njit(cache=True, _nrt=False)
+def peek_strategy(rules, state, legal, seat, sig, params, rng, features=EVERY_FEATURE):
+    """ismcts's move in worlds holding the true hands ``params[P_PEEK]`` names once at most
+    ``params[P_PEEK_STOCK]`` cards are left to draw (CHEATING: reads hidden hands in the
+    whole ``state``; jitted)."""
+    return ismcts.decide(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), legal, seat,
+                         sig, params, rng, features, state)
+
+
 DEFINITION = StrategyDef(
-    "peek", KIND_PEEK, ismcts.DEFINITION.params + (
+    "peek", 9, ismcts.DEFINITION.params + (
         Param("hands", str, "all", doc="the true hands in its worlds: none, others (the "
               "other sides'), partners or all", choices=("none", "others", "partners", "all")),
         Param("stock", int, N_CARD_IDS, 0, N_CARD_IDS, "told the hands only once at most this "
@@ -34,18 +42,10 @@ DEFINITION = StrategyDef(
     omniscient=True,
     test_params="iterations=30",
     complete=ismcts.DEFINITION.complete,
+    fn=peek_strategy, dispatch=SEARCH,
 )
 _HANDS = DEFINITION.params[ismcts.P_PEEK]
 # the slot holds the choice's index, read as sampling.REVEAL_* bits
 assert DEFINITION.params[ismcts.P_PEEK_STOCK].name == "stock"
 assert _HANDS.name == "hands" and [_HANDS.encode(c) for c in _HANDS.choices] == [
     0, REVEAL_OTHERS, REVEAL_PARTNERS, REVEAL_OTHERS | REVEAL_PARTNERS]
-
-
-@njit(cache=True, _nrt=False)
-def peek_strategy(rules, state, legal, seat, sig, params, rng, features=EVERY_FEATURE):
-    """ismcts's move in worlds holding the true hands ``params[P_PEEK]`` names once at most
-    ``params[P_PEEK_STOCK]`` cards are left to draw (CHEATING: reads hidden hands in the
-    whole ``state``; jitted)."""
-    return ismcts.decide(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), legal, seat,
-                         sig, params, rng, features, state)

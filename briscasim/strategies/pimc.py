@@ -21,8 +21,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, STATE_LEN
-from .api import KIND_PIMC
-from .params import Param, StrategyDef
+from .params import SEARCH, Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
 from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes,
@@ -30,20 +29,6 @@ from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes
 
 P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
 CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
-
-DEFINITION = StrategyDef(
-    "pimc", KIND_PIMC, (
-        Param("worlds", int, 40, 1, 10_000, "worlds sampled per move"),
-        Param("depth", int, 6, 1, 100, "plies of the depth-limited search (then to the end "
-              "of the trick)"),
-        Param("exact_plies", int, 10, 0, 48, "search to the end of the deal when at most "
-              "this many cards remain to be played"),
-        Param("choose", str, "average", doc="average: best mean value over the worlds; "
-              "vote: best in the most worlds", choices=("average", "vote")),
-    ),
-    "perfect-information Monte Carlo: alpha-beta on sampled worlds, exact endgame",
-    test_params="worlds=4,depth=2,exact_plies=6",
-)
 
 
 @njit(cache=True, _nrt=False)
@@ -147,3 +132,19 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
                       exact_plies, np.int64(params[P_CHOOSE]), rng, features)
     release(block)
     return a
+
+
+DEFINITION = StrategyDef(
+    "pimc", 3, (
+        Param("worlds", int, 40, 1, 10_000, "worlds sampled per move"),
+        Param("depth", int, 6, 1, 100, "plies of the depth-limited search (then to the end "
+              "of the trick)"),
+        Param("exact_plies", int, 10, 0, 48, "search to the end of the deal when at most "
+              "this many cards remain to be played"),
+        Param("choose", str, "average", doc="average: best mean value over the worlds; "
+              "vote: best in the most worlds", choices=("average", "vote")),
+    ),
+    "perfect-information Monte Carlo: alpha-beta on sampled worlds, exact endgame",
+    test_params="worlds=4,depth=2,exact_plies=6",
+    fn=pimc_strategy, dispatch=SEARCH,
+)

@@ -16,9 +16,11 @@ Without a policy, the play strategy answers swap offers itself (``by_play``).
 rows the kernels dispatch on, and a canonical label (defaults left out) that resolves back to
 the same strategy.
 
-Adding a built-in: define ``DEFINITION = StrategyDef(name, KIND_..., (Param(...), ...), doc)``
-in its module (see :mod:`briscasim.strategies.params`) and list the module in
-``_BUILTIN_MODULES``; swap policies are the ``POLICIES`` of :mod:`briscasim.strategies.swap`.
+Adding a built-in: a module of its own whose last statement is ``DEFINITION =
+StrategyDef(name, kind, (Param(...), ...), doc, fn=..., dispatch=...)`` (see
+:mod:`briscasim.strategies.params`), and its name in :data:`BUILTIN_MODULES`; the dispatcher
+(:mod:`briscasim.strategies.dispatch`) is built from the definitions. Swap policies are the
+``POLICIES`` of :mod:`briscasim.strategies.swap`.
 
 User strategies
 ---------------
@@ -55,9 +57,9 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from ..suggest import did_you_mean, valid_choices
-from . import counter, expert, greedy, hoard, ismcts, omniscient, peek, pimc, swap
-from .api import KIND_RANDOM, KIND_USER, N_PARAMS, STRATEGY_SIGNATURE, SWAP_BY_PLAY
-from .params import Param, StrategyDef, StrategyError
+from . import swap
+from .api import KIND_USER, N_PARAMS, STRATEGY_SIGNATURE, SWAP_BY_PLAY
+from .params import DISPATCHES, INLINE, Param, StrategyDef, StrategyError
 
 __all__ = ["KIND_PYTHON", "Param", "REGISTRY", "SWAP_POLICIES", "Strategy", "StrategyDef",
            "StrategyError", "register_strategy", "resolve"]
@@ -75,7 +77,7 @@ class Strategy:
     """A resolved strategy: what one lineup entry hands to the kernels.
 
     ``params[0]`` holds the play strategy's parameters, ``params[1]`` the swap policy's;
-    ``kinds`` is ``(KIND_*, SWAP_*)``. ``python_fn`` and ``values`` (the play parameters by
+    ``kinds`` is ``(kind, SWAP_*)``. ``python_fn`` and ``values`` (the play parameters by
     name) serve prototype strategies, which the kernels cannot run.
     """
     label: str
@@ -87,17 +89,29 @@ class Strategy:
     values: dict = field(default_factory=dict, compare=False)
 
 
-RANDOM = StrategyDef("random", KIND_RANDOM, (
-    Param("swap_prob", float, 0.0, 0.0, 1.0, "probability of accepting a swap offer"),),
-    "uniform over the cards in hand")
+BUILTIN_MODULES = ("random", "greedy", "expert", "hoard", "counter", "ismcts", "pimc",
+                   "omniscient", "peek")
+"""The modules of the built-in strategies (in :mod:`briscasim.strategies`), in the order
+``briscasim strategies`` lists them; each ends with its ``DEFINITION``."""
 
-_BUILTIN_MODULES = (greedy, expert, hoard, counter, ismcts, pimc, omniscient, peek)
 
-REGISTRY: dict[str, StrategyDef] = {RANDOM.name: RANDOM}
-for _module in _BUILTIN_MODULES:
-    _d = getattr(_module, "DEFINITION", None)
-    if _d is not None:
-        REGISTRY[_d.name] = _d
+def _builtins() -> tuple[StrategyDef, ...]:
+    defs = tuple(importlib.import_module(f"{__package__}.{m}").DEFINITION
+                 for m in BUILTIN_MODULES)
+    kinds = [d.kind for d in defs]
+    for d in defs:
+        assert isinstance(d.fn, Dispatcher), f"{d.name}: fn is not a jitted function"
+        assert d.dispatch in DISPATCHES, f"{d.name}: dispatch {d.dispatch!r}"
+        assert d.dispatch == INLINE or not d.features, (
+            f"{d.name}: only a function compiled into the kernels takes the features flag")
+        assert d.kind >= 0 and d.kind != KIND_USER and kinds.count(d.kind) == 1, (
+            f"{d.name}: kind {d.kind} is not its own")
+    return defs
+
+
+DEFINITIONS = _builtins()
+"""Every built-in strategy's definition, in :data:`BUILTIN_MODULES` order."""
+REGISTRY: dict[str, StrategyDef] = {d.name: d for d in DEFINITIONS}
 BUILTINS = frozenset(REGISTRY)
 
 SWAP_POLICIES: dict[str, StrategyDef] = {d.name: d for d in swap.POLICIES}
