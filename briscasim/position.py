@@ -9,7 +9,7 @@ side's points minus the best other side's, turned round under ``objective = fewe
 with a 95% interval (normal, over worlds; every action is played in the same worlds). In
 Briscola Chiamata a win is a deal with positive game points for the seat, a deal thrown in
 counts as a draw, and the margin is the card points of the seat's side beyond what it
-needed (:data:`briscasim.envs.observation.REWARDS`); the auction, the reopen question and the
+needed (:data:`briscasim.observation.REWARDS`); the auction, the reopen question and the
 call are analysed like the play (the other seats' bids and calls by greedy).
 
 Where the rest of the deal is perfect information (two players, the stock empty: the seat
@@ -31,7 +31,7 @@ from .engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, MAX_LEGAL, M
                             S_TURN, STATE_LEN)
 from .engine.primitives import hand_of
 from .engine.rng import new_stream, stream_key
-from .envs.observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
+from .observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
 from .errors import UserError
 from .game import Deal, action_code, parse_action
 from .strategies.greedy import greedy_strategy

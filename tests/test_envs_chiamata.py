@@ -9,7 +9,7 @@ from briscasim import cards as C
 from briscasim.engine import layout as L
 from briscasim.envs import VectorEnv, fields, observe
 from briscasim.envs.episode import deal_rules
-from briscasim.envs.observation import (CARD_FIELDS, CHIAMATA_FIELDS, REWARD_MARGIN,
+from briscasim.observation import (CARD_FIELDS, CHIAMATA_FIELDS, REWARD_MARGIN,
                                         REWARD_OUTCOME, write_rewards)
 from briscasim.errors import UserError
 from briscasim.game import Deal, action_code

@@ -5,7 +5,7 @@ import pytest
 
 from briscasim.engine import layout as L
 from briscasim.envs import OBSERVATION, OBSERVATION_LEN, VectorEnv, fields, observe
-from briscasim.envs.observation import CARD_FIELDS
+from briscasim.observation import CARD_FIELDS
 from briscasim.errors import IllegalAction, UserError
 from briscasim.driver import play_deal
 from briscasim.engine.rng import new_stream

@@ -3,9 +3,9 @@ AEC environment (:func:`pettingzoo_env`) and an OpenSpiel game (:func:`register_
 the last two with the ``rl`` extra installed.
 
 Every environment gives a seat what it may know as the ``int8`` arrays of
-:mod:`briscasim.envs.observation` and its legal actions as an action mask from the engine.
+:mod:`briscasim.observation` and its legal actions as an action mask from the engine.
 """
-from .observation import OBSERVATION, OBSERVATION_LEN, fields, observe
+from ..observation import OBSERVATION, OBSERVATION_LEN, fields, observe
 from .vector import VectorEnv
 
 __all__ = ["OBSERVATION", "OBSERVATION_LEN", "VectorEnv", "fields", "observe",

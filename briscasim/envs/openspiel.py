@@ -12,7 +12,7 @@ extra).
   order: its own cards dealt and drawn, the card turned, every card played by whom, the
   face-up card drawn, swaps, its own declined offers, its partners' signals now (perfect
   recall); its *observation* is the seat's view now, the ``int8`` observation of
-  :mod:`briscasim.envs.observation`, as floats. Neither ever holds another hand or the
+  :mod:`briscasim.observation`, as floats. Neither ever holds another hand or the
   stock order (docs/rules.md, "What each seat may know").
 - Briscola Chiamata (the ``chiamata-*`` presets, five players): after the deal come the
   auction, the reopen question and the call, with their own actions (50 pass, 51..119 the
@@ -51,7 +51,7 @@ from ..game import Deal, EVENT_NAMES, action_code, parse_action
 from ..rules import PRESETS, Rules
 from ..suggest import valid_choices
 from .episode import deal_rules
-from .observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
+from ..observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
 
 NAME = "briscasim"
 _ROW = len(EVENT_NAMES) + L.MAX_PLAYERS + 2 * L.N_CARD_IDS

@@ -14,7 +14,7 @@
   the engine says acts next (the trick's winner leads, a swap offer goes to the seat that
   may swap).
 - ``observe(agent)`` is a dict: ``"observation"``, the seat's view as the ``int8`` array of
-  :mod:`briscasim.envs.observation` (only what that seat may know), and ``"action_mask"``,
+  :mod:`briscasim.observation` (only what that seat may know), and ``"action_mask"``,
   its legal actions from the engine (all 0 when it is not its turn). Actions are
   ``Discrete(N_ACTIONS)`` (168): card ids 0..47, 48 swap, 49 keep, and in Briscola Chiamata
   50 pass, 51..119 the bids, 120..167 the calls.
@@ -22,7 +22,7 @@
   the winning side, -1 for the others, 0 for all in a draw; ``reward="margin"``: the side's
   card points minus the best other side's (turned round under ``objective = fewest``). In
   Briscola Chiamata the outcome is the seat's game points and the margin is measured
-  against what its side needed (:data:`briscasim.envs.observation.REWARDS`).
+  against what its side needed (:data:`briscasim.observation.REWARDS`).
 - ``reset(seed=s)`` plays deal 0 under seed ``s``; each later ``reset()`` the next deal
   index, so deal ``k`` after a seeded reset is ``Deal.from_seed(rules, s, k)`` (a deal that a
   black hand ends as it is dealt is skipped; a Chiamata deal thrown in ends the episode with
@@ -51,8 +51,8 @@ from ..engine.layout import MAX_LEGAL_ANY, N_ACTIONS
 from ..errors import IllegalAction, UserError
 from ..game import Deal, check_count
 from .episode import deal_rules
-from .observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
-                          check_reward, write_rewards)
+from ..observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
+                           check_reward, write_rewards)
 
 
 def _observation_high() -> np.ndarray:

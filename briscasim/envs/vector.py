@@ -11,11 +11,11 @@ are numpy arrays, one row per deal::
         obs, mask, rewards, done = env.step(actions)
 
 - ``obs[i]`` is what the seat to act in deal ``i`` (``env.seat[i]``) may know, laid out as
-  :data:`~briscasim.envs.observation.OBSERVATION` says; ``mask[i]`` its legal actions.
+  :data:`~briscasim.observation.OBSERVATION` says; ``mask[i]`` its legal actions.
 - ``rewards[i, s]`` (float32, a column per seat) is 0 except on the step that ends a deal:
   then every seat receives its outcome (+1 win, 0 draw, -1 loss; in Briscola Chiamata its
   game points) or, with ``reward="margin"``, its side's point margin
-  (:data:`~briscasim.envs.observation.REWARDS`); ``done[i]`` is True on that step.
+  (:data:`~briscasim.observation.REWARDS`); ``done[i]`` is True on that step.
 - A finished deal is replaced at once by the next one (auto-reset): the observation of a
   ``done`` row is already the first decision of the new deal. Deal ``k`` started in row
   ``i`` is deal ``i + k * num_envs`` under ``seed`` (``env.deal_index[i]``), the very deal
@@ -51,8 +51,8 @@ from ..rules import Rules
 from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
 from ..strategies.registry import Strategy
 from .episode import deal_rules
-from .observation import (OBSERVATION_LEN, REWARDS, check_reward, encode, write_mask,
-                          write_rewards)
+from ..observation import (OBSERVATION_LEN, REWARDS, check_reward, encode, write_mask,
+                           write_rewards)
 
 _NO_OPPONENT = 0
 """The lineup shape of the self-play kernel: no seat is played by the kernel."""

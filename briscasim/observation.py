@@ -1,7 +1,7 @@
 """What a seat may know, as one flat ``int8`` array: the observation of the environments.
 
-Every environment of :mod:`briscasim.envs` (the vectorised one, the PettingZoo one) encodes a
-seat's view with :func:`encode`, which reads only the public part of the deal state
+Every environment of :mod:`briscasim.envs` (the vectorised one, the PettingZoo one, the
+OpenSpiel one) encodes a seat's view with :func:`encode`, which reads only the public part of the deal state
 (``state[:PUBLIC_LEN]``), the seat's own hand and, when the rules give them, its partners'
 signals: never another hand, the order of the face-down stock or a declined swap offer of
 another seat (docs/rules.md, "What each seat may know").
@@ -29,10 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine.chiamata import bid_target, side_totals, trick_partner
-from ..engine.core import legal_actions, signals, trick_winner_index
-from ..engine.primitives import at, hand_base, holds
-from ..engine.layout import (
+from .engine.chiamata import bid_target, side_totals, trick_partner
+from .engine.core import legal_actions, signals, trick_winner_index
+from .engine.primitives import at, hand_base, holds
+from .engine.layout import (
     DRAW, KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_LEGAL_ANY,
     MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_AUCTION,
     PHASE_CALL, PHASE_OVER, PHASE_REOPEN, PHASE_SWAP, RAIS_HAND_SHIFT, R_AUCTION, R_HAND_SIZE,
@@ -41,7 +41,7 @@ from ..engine.layout import (
     S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_PASSED, S_PHASE,
     S_POINTS, S_SEAT_BIDS, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRICKS_WON, S_TRUMP,
     S_TURN, S_WINNER, Block)
-from ..errors import UserError
+from .errors import UserError
 
 OBSERVATION = Block("observation", "int8")
 O_HAND = OBSERVATION.field("hand", N_CARD_IDS, "1 for each card in the seat's hand")
