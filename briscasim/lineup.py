@@ -27,14 +27,16 @@ class Lineup:
 
     @classmethod
     def build(cls, rules: Rules, specs) -> "Lineup":
-        """From strategy specs: one (every seat) or one per seat."""
+        """From strategy specs (or resolved strategies): one (every seat) or one per seat,
+        each bound to ``rules`` by its definition's ``bind`` if it has one."""
         specs = [specs] if isinstance(specs, str) else list(specs)
         if len(specs) == 1:
             specs = specs * rules.players
         if len(specs) != rules.players:
             raise StrategyError(f"{len(specs)} strategies given for {rules.players} seats; "
                                 "give one for every seat, or one for all")
-        return cls(tuple(resolve(s) if isinstance(s, str) else s for s in specs))
+        strategies = [resolve(s) if isinstance(s, str) else s for s in specs]
+        return cls(tuple(s.bind(rules, s) if s.bind else s for s in strategies))
 
     @property
     def labels(self) -> list[str]:

@@ -1,5 +1,6 @@
 """The strategy registry: spec parsing, typed parameters, labels, user and prototype
 strategies, the ``strategies`` command."""
+import dataclasses
 import json
 import pathlib
 import re
@@ -121,6 +122,31 @@ def test_user_module_strategy_runs_in_the_kernels(user_path):
     lazy = resolve("user_strategies:lazy_last_card")
     play_chunk(rules, Lineup.build(rules, [lazy, "random"]), 3, 0, 20)
     assert batch.compiled_kernels() == kernels
+
+
+def test_a_strategy_bound_to_the_rules_of_its_lineup(user_path):
+    """A definition's bind gives the strategy a lineup built for the rules plays: here one
+    whose parameter comes from the rules."""
+    import user_strategies as u
+
+    def bind(rules, s):
+        params = s.params.copy()
+        params[0, 0] = rules.players + 1
+        return dataclasses.replace(s, params=params)
+
+    n = (Param("n", int, 0, 0, 9),)
+    register_strategy("nth", u.nth_card, n)
+    register_strategy("nth-bound", u.nth_card, n, bind=bind)
+    try:
+        rules = Rules.preset("brisca-2")
+        bound = Lineup.build(rules, ["nth-bound", "random"])
+        assert bound.strategies[0].params[0, 0] == 3 and resolve("nth-bound").params[0, 0] == 0
+        np.testing.assert_array_equal(
+            play_chunk(rules, bound, 5, 0, 50, 2),
+            play_chunk(rules, Lineup.build(rules, ["nth:n=3", "random"]), 5, 0, 50, 2))
+    finally:
+        unregister_strategy("nth")
+        unregister_strategy("nth-bound")
 
 
 @pytest.mark.parametrize("spec, words", [

@@ -124,7 +124,9 @@ class StrategyDef:
     ``INLINE`` function takes the kernel's rule features (``F_*``) last; ``bids``: it answers
     Briscola Chiamata's auction and call itself (else the rule-based bidder of
     :mod:`briscasim.strategies.bidding` does); ``deterministic``: it never draws from its
-    random stream (read for the strategies compiled into the kernels).
+    random stream (read for the strategies compiled into the kernels). ``bind(rules,
+    strategy)``, if set, gives the resolved strategy a lineup built for ``rules`` plays: what
+    it needs from outside the kernels (a model's weights, say) placed in its parameter row.
 
     ``test_params`` is a spec fragment (``"iterations=20"``) the conformance tests use to
     keep search strategies cheap. ``complete(values, given)``, if set, fills in values that
@@ -143,6 +145,7 @@ class StrategyDef:
     features: bool = False
     bids: bool = False
     deterministic: bool = False
+    bind: object = None
 
     def __post_init__(self):
         if len(self.params) > N_PARAMS:

@@ -78,7 +78,8 @@ class Strategy:
 
     ``params[0]`` holds the play strategy's parameters, ``params[1]`` the swap policy's;
     ``kinds`` is ``(kind, SWAP_*)``. ``python_fn`` and ``values`` (the play parameters by
-    name) serve prototype strategies, which the kernels cannot run.
+    name) serve prototype strategies, which the kernels cannot run; ``bind`` is its
+    definition's (:class:`StrategyDef`), which :meth:`briscasim.lineup.Lineup.build` calls.
     """
     label: str
     kinds: tuple[int, int]
@@ -87,6 +88,7 @@ class Strategy:
     omniscient: bool = False
     python_fn: object = None
     values: dict = field(default_factory=dict, compare=False)
+    bind: object = field(default=None, compare=False)
 
 
 BUILTIN_MODULES = ("random", "greedy", "expert", "hoard", "counter", "ismcts", "pimc",
@@ -176,7 +178,7 @@ def resolve(spec: str) -> Strategy:
     return Strategy(label, (kind, policy), params,
                     user_fn=d.fn if d.kind == KIND_USER and not d.python else None,
                     omniscient=d.omniscient, python_fn=d.fn if d.python else None,
-                    values=values)
+                    values=values, bind=d.bind)
 
 
 def _resolve_play(text: str) -> tuple[str, StrategyDef, dict]:
@@ -220,13 +222,15 @@ def _user_definition(module_name: str, attr: str) -> StrategyDef:
     return _definition(spec, fn, params, (fn.__doc__ or "").strip().split("\n")[0])
 
 
-def _definition(name: str, fn, params, doc: str) -> StrategyDef:
+def _definition(name: str, fn, params, doc: str, bind=None) -> StrategyDef:
     if isinstance(fn, Dispatcher):
         check_signature(fn, name)
-        return StrategyDef(name, KIND_USER, tuple(params), doc or "user strategy", fn=fn)
+        return StrategyDef(name, KIND_USER, tuple(params), doc or "user strategy", fn=fn,
+                           bind=bind)
     if callable(fn):
         return StrategyDef(name, KIND_USER, tuple(params),
-                           doc or "prototype strategy (pure Python, slow)", fn=fn, python=True)
+                           doc or "prototype strategy (pure Python, slow)", fn=fn, python=True,
+                           bind=bind)
     raise StrategyError(f"user strategy {name!r}: {type(fn).__name__} is not a function; "
                         f"expected a numba function with signature {EXPECTED_SIGNATURE}, or "
                         "a Python function fn(view, params, rng)")
@@ -251,14 +255,14 @@ def check_signature(fn: Dispatcher, name: str) -> None:
                             "return an int64)")
 
 
-def register_strategy(name: str, fn, params=(), doc: str = "") -> StrategyDef:
+def register_strategy(name: str, fn, params=(), doc: str = "", bind=None) -> StrategyDef:
     """Make ``fn`` usable by ``name`` in every strategy spec.
 
     ``fn`` is a numba function with :data:`~briscasim.strategies.api.STRATEGY_SIGNATURE`
     (it runs in the batch kernels), or a plain Python callable ``fn(view, params, rng)`` (a
     prototype strategy, played by a slow Python loop). ``params`` is a sequence of
-    :class:`Param`. Registering a name again replaces a user strategy; built-in names are
-    refused.
+    :class:`Param`; ``bind`` as :class:`StrategyDef`'s. Registering a name again replaces a
+    user strategy; built-in names are refused.
     """
     if not isinstance(name, str) or not _NAME.match(name):
         raise StrategyError(f"strategy name {name!r}: use letters, digits, '_' and '-', "
@@ -269,7 +273,7 @@ def register_strategy(name: str, fn, params=(), doc: str = "") -> StrategyDef:
     params = tuple(params)
     if not all(isinstance(p, Param) for p in params):
         raise StrategyError(f"strategy {name!r}: params must be Param values")
-    d = _definition(name, fn, params, doc)
+    d = _definition(name, fn, params, doc, bind)
     REGISTRY[name] = d
     return d
 

@@ -18,6 +18,12 @@ def first_card(rules, public, hand, legal, seat, signals, params, rng):
     return legal[0]
 
 
+@njit(STRATEGY_SIGNATURE, cache=True)
+def nth_card(rules, public, hand, legal, seat, signals, params, rng):
+    """Plays legal action ``params[0]`` (modulo their number)."""
+    return legal[np.int64(params[0]) % legal.shape[0]]
+
+
 @njit
 def lazy_last_card(rules, public, hand, legal, seat, signals, params, rng):
     """Lazily jitted: compiles for the strategy signature when named."""
