@@ -164,3 +164,6 @@ def test_redraw_writes_the_charts_from_the_tables(tmp_path):
     assert out["signals"].with_suffix(".svg").exists()
     with pytest.raises(UserError, match="no CSV tables"):
         pack.redraw("ladder", pack.Options(reports=tmp_path))
+    (tmp_path / "signals" / "signals.csv").unlink()
+    with pytest.raises(UserError, match="no table or column 'signals'"):
+        pack.redraw("signals", pack.Options(reports=tmp_path))

@@ -225,6 +225,6 @@ def redraw(name: str, opts: Options) -> dict[str, Path]:
         try:
             figs = analysis.figures(tables)
         except KeyError as e:
-            raise UserError(f"{out}: the table {e.args[0]}.csv is missing "
+            raise UserError(f"{out}: no table or column {e.args[0]!r}, which the charts need "
                             f"(write the report again: briscasim research {name})") from None
     return save_all(figs, out)
