@@ -61,18 +61,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import pathlib
-import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from strength import duplicate_scores  # noqa: E402  (a script beside this one)
-
-from briscasim.stats import mean_ci  # noqa: E402
-from briscasim.rules import Rules  # noqa: E402
-from briscasim.strategies.expert import DEFINITION  # noqa: E402
+from briscasim.analysis.compare import duplicate_scores
+from briscasim.rules import Rules
+from briscasim.stats import mean_ci
+from briscasim.strategies.expert import DEFINITION
 
 # the parameters searched and their first steps: two players, and more
 STEPS = {"trump_keep_early": 2.0, "trump_keep_late": 2.0, "high_trump_keep": 4.0,
@@ -95,7 +91,7 @@ def spec_of(values: dict) -> str:
 def expert_scores(preset: str, spec: str, deals: int, seed: int) -> np.ndarray:
     """Per duplicate deal, the score of ``spec`` against greedy (:func:`duplicate_scores`:
     deals won, or in Briscola Chiamata its game points among greedy players)."""
-    return duplicate_scores(preset, spec, "greedy", deals, seed)
+    return duplicate_scores(Rules.preset(preset), spec, "greedy", deals, seed)[0]
 
 
 def tune(deals: int, seed: int, rounds: int, presets: list[str], log) -> dict:

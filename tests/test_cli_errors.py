@@ -9,6 +9,7 @@ from briscasim.errors import UserError
 from briscasim.experiments.spec import load_spec
 from briscasim.limits import MAX_CELLS, MAX_DEALS
 from briscasim.rules import PRESETS, Rules, RulesError
+from doc_pages import runnable_command_lines
 
 class Result:
     def __init__(self, code, out, err):
@@ -211,37 +212,16 @@ def test_a_compile_prints_one_notice(capfd, monkeypatch):
     assert capfd.readouterr().err.count(jit.NOTICE) == 1
 
 
-# commands an example may run here: not play (a person at the keyboard), nor the long jobs
-QUICK = {"analyze", "presets", "replay", "simulate", "strategies", "validate"}
-
-
-def _runnable(lines):
-    """The command lines among ``lines`` (continuations joined, comments dropped) that run
-    here: a quick command, no file of the user's, no elided part, no module of the user's."""
-    import shlex
-    for line in lines.replace("\\\n", " ").splitlines():
-        line = line.strip()
-        if line.startswith("briscasim ") and "..." not in line:
-            argv = shlex.split(line, comments=True)[1:]
-            if argv[0] in QUICK and "--file" not in argv and "last_word" not in line:
-                yield argv
-
-
 def _help_examples():
     from click.testing import CliRunner
     runner = CliRunner()
     for command in sorted(COMMANDS):
-        yield from _runnable(runner.invoke(cli, [command, "-h"], prog_name="briscasim").output)
+        yield from runnable_command_lines(
+            runner.invoke(cli, [command, "-h"], prog_name="briscasim").output)
 
 
-def _readme_examples():
-    from pathlib import Path
-    text = (Path(__file__).parents[1] / "README.md").read_text()
-    yield from _runnable("\n".join(text.split("```")[1::2]))       # the code blocks
-
-
-@pytest.mark.parametrize("argv", [*_help_examples(), *_readme_examples()], ids=" ".join)
-def test_the_examples_of_the_help_and_readme_run(argv, briscasim):
+@pytest.mark.parametrize("argv", list(_help_examples()), ids=" ".join)
+def test_the_examples_of_the_help_run(argv, briscasim):
     if "--deals" in argv:                   # the same command line, a smaller batch
         argv[argv.index("--deals") + 1] = "1000"
     r = briscasim(*argv)

@@ -4,8 +4,10 @@ and more."""
 
 import pytest
 
+from briscasim.analysis.compare import duplicate_scores
 from briscasim.cards import card_id
 from briscasim.engine import layout as L
+from briscasim.rules import Rules
 from briscasim.strategies.expert import endgame_value
 import repo_scripts
 from test_greedy import choice, crafted
@@ -120,8 +122,8 @@ def test_expert_beats_greedy(preset, floor):
     # duplicate deals, every rotation (at three players expert against two greedy players, a
     # fair share of 1/3): the measured scores are quoted in the module docstring of
     # scripts/tune_expert.py; 4,000 deals give an interval of about +-0.013
-    s = repo_scripts.load("strength").duplicate_scores(preset, "expert", "greedy", 4000, 7)
-    assert s.mean() > floor
+    a, _ = duplicate_scores(Rules.preset(preset), "expert", "greedy", 4000, 7)
+    assert a.mean() > floor
 
 
 def test_expert_gains_among_greedy_chiamata_players():

@@ -27,6 +27,7 @@ COMMANDS = {
     "plot": ("briscasim.cli.plot_cmd", "plot", "Charts of a finished run (PNG and SVG)."),
     "research": ("briscasim.cli.research_cmd", "research", "Answer questions of the research pack."),
     "simulate": ("briscasim.cli.simulate_cmd", "simulate", "Play many deals between strategies."),
+    "compare": ("briscasim.cli.compare_cmd", "compare", "Two players on duplicate deals, paired."),
     "replay": ("briscasim.cli.replay_cmd", "replay", "Show a simulated or typed-in deal again."),
     "bench": ("briscasim.cli.bench_cmd", "bench", "Measure the engine's speed and memory."),
     "compile": ("briscasim.cli.compile_cmd", "compile_kernels",
