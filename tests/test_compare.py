@@ -60,7 +60,9 @@ def test_a_player_alone_against_two_has_a_fair_share_of_a_third():
     c = compare("greedy", "greedy", "brisca-3-remove2", deals=3000, seed=5, workers=2)
     assert c["rotations"] == 3
     assert c["a"]["ci95"][0] < 1 / 3 < c["a"]["ci95"][1]
-    assert c["difference"]["ci95"][0] < 0 < c["difference"]["ci95"][1]
+    # greedy is deterministic: in every rotation each seat plays the same game, and A takes
+    # each seat once, so on every deal it scores what the two B seats score on average
+    assert c["difference"]["mean"] == 0 and c["difference"]["ci95"] == [0, 0]
 
 
 def test_briscola_chiamata_counts_game_points_that_sum_to_zero():
