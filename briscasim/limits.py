@@ -2,7 +2,7 @@
 
 They keep a typing slip (``--deals 10**23``) from turning into a run that never ends, and keep
 every count inside the integer types of the engine and of the result files. The documented
-values (docs/specs.md, the README) are these:
+values (docs/specs.md, docs/cli.md) are these:
 
 - ``MAX_DEALS``: deals (matches, under a match rule) per cell and seating, per simulation or
   per ``max_deals`` of a target: 2**32, about 4.3 billion (deal indices of the seatings of a

@@ -1,5 +1,5 @@
-"""The README's strategy example (examples/last_word.py) from the command line, a spec and
-Python."""
+"""The strategy example of docs/strategies.md (examples/last_word.py) from the command line, a
+spec and Python."""
 import json
 import pathlib
 

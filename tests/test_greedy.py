@@ -139,7 +139,7 @@ def test_greedy_beats_random():
     assert score > 0.8
 
 
-# Measured on 20,000 duplicate deals each (single deals, seed 1; README, Strategy strength):
+# Measured on 20,000 duplicate deals each (single deals, seed 1; docs/strength.md):
 # briscolone-2 0.942, briscolone-2-follow 0.632, briscola-2-31 0.828, briscola-2-scoperta
 # 0.883, schembil 0.743. 400 deals leave a standard error under 0.02: the floors sit about
 # four of them below.
