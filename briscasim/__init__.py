@@ -4,7 +4,8 @@ The public Python API:
 
 - :class:`briscasim.rules.Rules`: every rule option and preset of docs/rules.md.
 - :class:`briscasim.game.Deal`: step through one deal, see a seat's view, read the log.
-- :func:`briscasim.simulate.simulate`: play many deals between strategies in parallel.
+- :func:`briscasim.simulate`: play many deals between strategies in parallel.
+- :func:`briscasim.analyze`: the value of every legal action of a deal as it stands.
 - :mod:`briscasim.strategies`: the strategy registry and the built-in strategies.
 - :func:`briscasim.load`: the records of a finished experiment run as one pandas DataFrame.
 """
@@ -12,6 +13,7 @@ import hashlib
 import os
 import pathlib
 import sys
+import types
 
 __version__ = "0.1.0"
 
@@ -54,14 +56,35 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         from numba.core import config as _numba_config
         _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
-_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "simulate",
-            "load": "experiments.runner"}
+_EXPORTS = {"Rules": "rules", "Deal": "game", "simulate": "simulate", "Lineup": "lineup",
+            "analyze": "position", "load": "experiments.runner"}
+
+
+class _Package(types.ModuleType):
+    """The package, whose top-level names stay the API's functions and classes: importing
+    the module :mod:`briscasim.simulate` would otherwise set the package's ``simulate`` to
+    that module (modules import it as ``from .simulate import ...``)."""
+
+    def __setattr__(self, name, value):
+        if name in _EXPORTS and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name):
-    """``from briscasim import Rules, Deal, simulate, Lineup, load`` (imported on first use, so
-    that the command line starts without loading the kernels)."""
-    if name in _EXPORTS:
-        import importlib
-        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-    raise AttributeError(f"module 'briscasim' has no attribute {name!r}")
+    """``from briscasim import Rules, Deal, simulate, Lineup, analyze, load`` (imported on
+    first use, so that the command line starts without loading the kernels). An import that
+    fails inside is raised as what it is, never as a missing attribute."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'briscasim' has no attribute {name!r}")
+    import importlib
+    module = f"{__name__}.{_EXPORTS[name]}"
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except AttributeError as e:
+        raise ImportError(f"importing {module} failed: {e}", name=module) from e
+    globals()[name] = value
+    return value

@@ -11,5 +11,9 @@ class UserError(ValueError):
     """A bad input: a file, a field or a value the user can correct."""
 
 
+class ArgumentTypeError(UserError, TypeError):
+    """An argument of the Python API of the wrong type (a ``TypeError`` too)."""
+
+
 class IllegalAction(UserError):
     """An action that is not legal in the current state, or a bad deck order."""

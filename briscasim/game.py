@@ -16,6 +16,7 @@ Replays, prototype strategies and interactive play all play through :meth:`Deal.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, NamedTuple
@@ -25,10 +26,11 @@ from numba import njit, types
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from . import cards as C
+from .arguments import shown, whole
 from .engine import core
 from .engine import layout as L
 from .engine.rng import STREAM_LEN, item_key, new_stream
-from .errors import IllegalAction, UserError
+from .errors import ArgumentTypeError, IllegalAction, UserError
 from .jit import entry_point
 from .rules import Rules
 
@@ -264,7 +266,10 @@ class Deal:
     def __init__(self, rules: Rules, deck):
         """Start a deal from ``deck``: card ids (or codes) top first, every card in play
         once (removed cards excluded)."""
-        _check_rules(rules)
+        rules = Rules.coerce(rules)
+        if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+            raise ArgumentTypeError(f"deck must be a sequence of card ids or codes, not "
+                                    f"{type(deck).__name__}")
         ids = [_deck_card(c) for c in deck]
         expected = set(rules.deck_ids)
         missing = expected - set(ids)
@@ -287,7 +292,7 @@ class Deal:
     @classmethod
     def from_seed(cls, rules: Rules, seed: int, deal_index: int = 0) -> "Deal":
         """The deal that batch simulation plays as deal ``deal_index`` under ``seed``."""
-        _check_rules(rules)
+        rules = Rules.coerce(rules)
         seed = check_count("seed", seed, 2 ** 64)
         deal_index = check_count("deal_index", deal_index, 2 ** 63)
         deal = cls.__new__(cls)
@@ -464,6 +469,9 @@ class Deal:
     def play_out(self, decide: Callable[["Deal"], object]) -> "Deal":
         """Play to the end of the deal, asking ``decide(deal)`` for every action (an illegal
         answer raises :class:`IllegalAction`, leaving the deal where it was)."""
+        if not callable(decide):
+            raise ArgumentTypeError(f"decide must be a function of the deal that returns an "
+                                    f"action, not {type(decide).__name__}")
         while self._legal:
             self.play(decide(self))
         return self
@@ -476,8 +484,10 @@ class Deal:
 
     def _seat(self, seat) -> int:
         n = self.rules.players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
-                or not 0 <= seat < n:
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise ArgumentTypeError(f"seat {shown(seat)}: a seat is a whole number, 0 to "
+                                    f"{n - 1} in {self.rules.name}")
+        if not 0 <= seat < n:
             raise UserError(f"seat {seat!r}: seats are numbered 0 to {n - 1} in "
                             f"{self.rules.name}")
         return int(seat)
@@ -627,27 +637,21 @@ class Deal:
         return "\n".join(lines)
 
 
-def _check_rules(rules) -> None:
-    if not isinstance(rules, Rules):
-        raise UserError(f"rules must be a briscasim Rules value (Rules.preset(...)), not "
-                        f"{type(rules).__name__}")
-
-
 def check_count(name: str, value, high: int) -> int:
-    """``value`` as a whole number from 0 to ``high - 1``, else :class:`UserError`."""
-    if type(value) is int and 0 <= value < high:
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 0 <= value < high:
-        raise UserError(f"{name} = {value!r} must be a whole number from 0 below {high}")
-    return int(value)
+    """``value`` as a whole number from 0 to ``high - 1`` (:func:`briscasim.arguments.whole`)."""
+    return whole(name, value, 0, high)
 
 
 def _deck_card(c) -> int:
     if isinstance(c, str):
-        return C.card_id(c)
-    if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
-        raise IllegalAction(f"deck order: {c!r} is neither a card id nor a card code")
+        try:
+            return C.card_id(c)
+        except C.CardError as e:
+            raise C.CardError(f"deck order: {e}") from None
+    if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
+        raise IllegalAction(f"deck order: {shown(c)} is neither a card id nor a card code")
+    if not 0 <= c < C.N_CARD_IDS:
+        raise IllegalAction(f"deck order: {int(c)} is not a card id (0 to {C.N_CARD_IDS - 1})")
     return int(c)
 
 
@@ -681,7 +685,8 @@ def action_code(a: int) -> str:
 
 def parse_action(action, legal=()) -> int:
     """An action from an action id or code (:func:`action_code`); ``pass`` is the auction's
-    pass when ``legal`` holds it, else ``keep`` (declining a swap)."""
+    pass when ``legal`` holds a Chiamata action (a bid, a pass or a call), else ``keep``
+    (declining a swap)."""
     if isinstance(action, (bool, np.bool_)):
         raise IllegalAction(f"action {action!r} is neither a card nor swap / keep")
     if isinstance(action, (int, np.integer)):
@@ -694,8 +699,8 @@ def parse_action(action, legal=()) -> int:
     low = text.lower()
     if low == "swap":
         return L.ACTION_SWAP
-    if low == "pass" and L.ACTION_PASS in legal:
-        return L.ACTION_PASS
+    if low == "pass" and any(a >= L.ACTION_PASS for a in legal):
+        return L.ACTION_PASS       # in the Chiamata auction (and not legal at its call)
     if low in ("keep", "pass", "no-swap"):
         return L.ACTION_KEEP
     kind, colon, what = text.partition(":")

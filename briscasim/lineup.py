@@ -7,17 +7,35 @@ kernels through :mod:`briscasim.simulate`, the driver, the environments) takes o
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
+from .arguments import shown
 from .engine import layout as L
+from .errors import ArgumentTypeError
 from .rules import Rules
 from .strategies.api import KIND_USER, N_PARAMS
 from .strategies.dispatch import (HAS_SEARCH, HAS_SLOT, entry_functions, kernel_shape,
                                   lineup_shape, search_function)
 from .strategies.greedy import DEFINITION as GREEDY, OBJ_FEWEST, P_OBJECTIVE
 from .strategies.registry import Strategy, StrategyError, resolve
+
+
+def _spec_list(specs) -> list:
+    """``specs`` as a list of strategy specs and strategies, else :class:`ArgumentTypeError`."""
+    accepts = ("a strategy spec such as 'greedy', a list of them (one per seat), or a "
+               "Lineup")
+    if isinstance(specs, (str, Strategy)):
+        return [specs]
+    if isinstance(specs, (bytes, Mapping)) or not isinstance(specs, Iterable):
+        raise ArgumentTypeError(f"specs must be {accepts}, not {type(specs).__name__}")
+    specs = list(specs)
+    for s in specs:
+        if not isinstance(s, (str, Strategy)):
+            raise ArgumentTypeError(f"specs: {shown(s)} is not a strategy; give {accepts}")
+    return specs
 
 
 @dataclass(frozen=True)
@@ -29,7 +47,7 @@ class Lineup:
     def build(cls, rules: Rules, specs) -> "Lineup":
         """From strategy specs (or resolved strategies): one (every seat) or one per seat,
         each bound to ``rules`` by its definition's ``bind`` if it has one."""
-        specs = [specs] if isinstance(specs, str) else list(specs)
+        specs = _spec_list(specs)
         if len(specs) == 1:
             specs = specs * rules.players
         if len(specs) != rules.players:

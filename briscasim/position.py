@@ -32,7 +32,8 @@ from .engine.layout import (ACTION_KEEP, ACTION_SWAP, KNOWN_UNSEEN, MAX_LEGAL, M
 from .engine.primitives import hand_of
 from .engine.rng import new_stream, stream_key
 from .observation import REWARD_MARGIN, REWARD_OUTCOME, write_rewards
-from .errors import UserError
+from .arguments import finite, whole
+from .errors import ArgumentTypeError, UserError
 from .game import Deal, action_code, parse_action
 from .strategies.greedy import greedy_strategy
 from .strategies.registry import resolve
@@ -173,10 +174,17 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
     ``seconds`` if given (at least one batch of worlds is always played; compiling does not
     count), or exact where the rest of the deal is perfect information. With ``separate``,
     sampling stops as soon as no action is tied with the best (:attr:`Analysis.tied`)."""
+    if not isinstance(deal, Deal):
+        raise ArgumentTypeError(f"deal must be a briscasim Deal (a deal in progress), not "
+                                f"{type(deal).__name__}")
+    iterations = whole("iterations", iterations, 1)
+    if seconds is not None:
+        seconds = finite("seconds", seconds)
+        if seconds <= 0:
+            raise UserError(f"seconds = {seconds:g}: give a positive number of seconds")
+    seed = whole("seed", seed, 0, 2 ** 64)
     if deal.over:
         raise UserError("the deal is over: there is no decision to analyze")
-    if iterations < 1:
-        raise UserError(f"--iterations = {iterations}: give at least 1")
     r = deal._r
     state = deal.state.copy()
     seat = deal.turn
@@ -234,7 +242,10 @@ def analyze(deal: Deal, iterations: int = 1000, seconds: float | None = None,
 def deal_at(deal: Deal, at: int) -> Deal:
     """The position of ``deal`` (typed in or replayed) after its first ``at`` actions."""
     n = len(deal.actions)
-    if at < 0 or at > n:
+    if at < 0:
+        raise UserError(f"--at {at}: a position is a count of actions, 0 (before the first) "
+                        f"to {n}")
+    if at > n:
         raise UserError(f"--at {at} is past the end of the deal (it has {n} actions; give "
                         f"0 to {n})")
     pos = Deal(deal.rules, deal.deck)

@@ -12,6 +12,7 @@ rules vector the kernels read (layout in :mod:`briscasim.engine.layout`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from . import cards as C
 from .engine import layout as L
-from .errors import UserError
+from .errors import ArgumentTypeError, UserError
 from .limits import MAX_MATCH_DEALS, MAX_MATCH_POINTS
 from .suggest import valid_choices
 
@@ -91,6 +92,9 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides) -> "Rules":
         """The named preset of docs/rules.md, with options overridden."""
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"name must be a preset name such as 'brisca-2', not "
+                                    f"{type(name).__name__}")
         if name not in PRESETS:
             raise RulesError(f"unknown preset {name!r}{valid_choices(name, PRESETS, 'presets')}")
         opts = _merge(PRESETS[name], overrides)
@@ -99,8 +103,25 @@ class Rules:
         return cls.from_options(opts, name=label)
 
     @classmethod
+    def coerce(cls, value, argument: str = "rules") -> "Rules":
+        """``value`` as a ``Rules``: a ``Rules`` itself, or a preset name. Anything else is a
+        ``TypeError`` naming ``argument``; an unknown name is a :class:`RulesError`."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls.preset(value)
+            except RulesError as e:
+                raise RulesError(f"{argument}: {e}") from None
+        raise ArgumentTypeError(f"{argument} must be a Rules value or a preset name such as "
+                                f"'brisca-2', not {type(value).__name__}")
+
+    @classmethod
     def from_options(cls, options: dict, name: str = "custom") -> "Rules":
         """Build from a mapping of option names to values (strings are parsed)."""
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            raise ArgumentTypeError(f"options must be a mapping of rule option names to "
+                                    f"values, not {type(options).__name__}")
         unknown = [k for k in options if k not in OPTION_NAMES]
         if unknown:
             raise RulesError(f"unknown rule option {unknown[0]!r}"

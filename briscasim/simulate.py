@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import batch
+from .arguments import flag, whole
 from .driver import find_failure, play_prototype_chunk
 from .engine import layout as L
 from .errors import UserError
@@ -289,12 +290,6 @@ class SimulationResult:
         return out
 
 
-def _check_count(name: str, value, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise UserError(f"{name} = {value!r} must be a whole number of at least {low}")
-    return int(value)
-
-
 def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False,
              workers: int | None = None, chunk_size: int | None = None,
              progress: bool = False) -> SimulationResult:
@@ -302,7 +297,8 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
 
     Parameters
     ----------
-    rules : Rules
+    rules : Rules or str
+        The rules, or the name of a preset.
     specs : str, sequence of str, or Lineup
         One strategy spec for every seat, or one per seat (``"random"``,
         ``"greedy:trump_threshold=10"``).
@@ -324,17 +320,20 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
     -------
     SimulationResult
     """
+    rules = Rules.coerce(rules)
     lineup = specs if isinstance(specs, Lineup) else Lineup.build(rules, specs)
+    if len(lineup.strategies) != rules.players:
+        raise StrategyError(f"specs: a lineup of {len(lineup.strategies)} strategies for "
+                            f"{rules.players} seats")
     # the fastest kernel ready that plays it, else the one of every lineup for its rules
     shape, features = batch.kernel_key(rules.match_kind, lineup.own_shape,
                                        needed_features(rules, lineup))
-    deals = _check_count("deals", deals, 1)
+    deals = whole("deals", deals, 1)
     if deals_error(deals):
         raise UserError(f"deals = {deals} {deals_error(deals)}")
-    seed = _check_count("seed", seed, 0)
-    if seed >= 2 ** 64:
-        raise UserError(f"seed = {seed} must be below 2**64")
-    workers = _check_count("workers", workers if workers is not None else usable_cores(), 1)
+    seed = whole("seed", seed, 0, 2 ** 64)
+    duplicate, progress = flag("duplicate", duplicate), flag("progress", progress)
+    workers = whole("workers", workers if workers is not None else usable_cores(), 1)
     rotations = rules.players if duplicate else 1
     labels = lineup.labels
     pair = None
@@ -346,7 +345,7 @@ def simulate(rules: Rules, specs, deals: int, seed: int, duplicate: bool = False
                          for s in range(n)], np.int64)
     if chunk_size is None:
         chunk_size = min(max(1, -(-deals // (16 * workers))), max(1, MAX_CHUNK // rotations))
-    chunk_size = _check_count("chunk_size", chunk_size, 1)
+    chunk_size = whole("chunk_size", chunk_size, 1)
     totals = _Totals(rules, rotations, pair)
     chunks = ((first, min(chunk_size, deals - first)) for first in range(0, deals, chunk_size))
     bar = None

@@ -120,7 +120,7 @@ def test_layout_blocks_are_checked():
     (lambda r: Deal.from_seed(r, -1), "seed = -1"),
     (lambda r: Deal.from_seed(r, 1, -1), "deal_index = -1"),
     (lambda r: Deal.from_seed(r, 1, True), "deal_index = True"),
-    (lambda r: Deal.from_seed("brisca-2", 1), "Rules value"),
+    (lambda r: Deal.from_seed(2, 1), "Rules value or a preset name"),
     (lambda r: Deal.from_seed(r, 1).view(-1), "seat -1"),
     (lambda r: Deal.from_seed(r, 1).view(5), "seat 5"),
     (lambda r: Deal.from_seed(r, 1).hand(2), "seat 2"),

@@ -131,7 +131,7 @@ _CACHE_PROBE = """
 from briscasim import batch, simulate
 from briscasim.rules import Rules
 from briscasim.strategies.dispatch import HAS
-simulate.simulate(Rules.preset("brisca-2"), "random", deals=10, seed=1, workers=1)
+simulate(Rules.preset("brisca-2"), "random", deals=10, seed=1, workers=1)
 print(sum(batch.kernel("deal", HAS["random"], 0).stats.cache_hits.values()))
 """
 

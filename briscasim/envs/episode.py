@@ -13,11 +13,7 @@ def deal_rules(rules: Rules | str, options: dict) -> Rules:
     if "match" in options and options["match"] != "deal":
         raise UserError(f"the environments play single deals; rule option match = "
                         f"{options['match']!r} is not supported")
-    if isinstance(rules, str):
-        rules = Rules.preset(rules, **options)
-    elif not isinstance(rules, Rules):
-        raise UserError(f"rules must be a preset name or a Rules value, not "
-                        f"{type(rules).__name__}")
-    elif options:
+    rules = Rules.coerce(rules)
+    if options:
         rules = rules.replace(**options)
     return rules if rules.match_kind == "deal" else rules.replace(match="deal")
