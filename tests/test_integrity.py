@@ -134,6 +134,7 @@ def test_an_interrupted_run_with_damage_and_debris_completes(finished_run, tmp_p
     m = json.loads((out / MANIFEST).read_text())
     sums = m.pop("checksums")
     m["status"] = "running"
+    m["seal"] = runner.seal_of(m)
     (out / MANIFEST).write_text(json.dumps(m))
     lines = [f"{c} {j} {s}\n" for c, values in sums.items() for j, s in enumerate(values)]
     # cell 0 chunk 3 unrecorded, cell 1 chunk 3 cut short, cell 1 chunk 1 truncated
@@ -289,3 +290,114 @@ def test_duckdb_and_polars_read_every_column(finished_run):
     a = d.sort_values(key)["points_0"].to_numpy()
     b = p.sort(key)["points_0"].to_numpy()
     assert (a == b).all()
+
+
+def _edited(value):
+    """Another value of a manifest field, of the kind a hand edit makes."""
+    if isinstance(value, dict):
+        if value and all(isinstance(v, int) for v in value.values()):
+            k = sorted(value)[0]
+            return {**value, k: value[k] // 2}            # done['0'] = 2, deals ...
+        return {**value, "edited": 1}
+    if isinstance(value, list):
+        return value[:-1]
+    if isinstance(value, str):
+        return value + "x"
+    return value + 1
+
+
+def test_a_hand_edit_of_any_manifest_field_is_refused_naming_it(finished_run, tmp_path,
+                                                               capsys):
+    """Not only the spec: what is done, the deals, the checksums, the versions... (a
+    report of half the chunks, told by an edited ``done``, would otherwise pass)."""
+    spec, base, files = fresh_copy(finished_run, tmp_path)
+    original = json.loads((base / MANIFEST).read_text())
+    fields = [k for k in original if k not in ("digest", "spec", "format", "format_version",
+                                               runner.SEAL)]
+    assert {"done", "deals", "checksums", "status", "versions", "last_run"} <= set(fields)
+    for key in fields + ["spec.analysis", "added", "removed"]:
+        out = tmp_path / key
+        shutil.copytree(base, out)
+        m = json.loads((out / MANIFEST).read_text())
+        if key == "spec.analysis":           # outside the spec's digest
+            m["spec"]["analysis"], key = "generic", "spec"
+        elif key == "added":
+            m["comment"], key = "mine", "comment"
+        elif key == "removed":
+            del m["versions"]
+            key = "versions"
+        else:
+            m[key] = _edited(m[key])
+        (out / MANIFEST).write_text(json.dumps(m, indent=1))
+        for args in (("report", out, "-o", tmp_path / "r"),
+                     ("run", spec.path, "-o", out, "--resume")):
+            code, err = briscasim(capsys, *args)
+            assert code == 2 and len(err.splitlines()) == 1, err
+            assert err.startswith(f"error: {out / MANIFEST}: field {key!r}"), err
+        with pytest.raises(UserError, match=f"field {key!r}"):
+            runner.load(out)
+    assert {f: f.read_bytes() for f in files} == files
+
+
+def test_the_done_count_of_the_issue_is_refused(finished_run, tmp_path):
+    """``m['done']['0'] = 2`` on a run of four chunks per cell."""
+    spec, out, _ = fresh_copy(finished_run, tmp_path)
+    m = json.loads((out / MANIFEST).read_text())
+    assert m["done"]["0"] == 4
+    m["done"]["0"] = 2
+    (out / MANIFEST).write_text(json.dumps(m))
+    for attempt in (lambda: report.load(out), lambda: run(spec, out, resume=True,
+                                                          progress=False)):
+        with pytest.raises(UserError, match="field 'done' was changed"):
+            attempt()
+
+
+def _unfinished(finished_run, tmp_path):
+    """A copy of the run as a kill before its end leaves it: running, checksums in the
+    journal."""
+    spec, out, files = fresh_copy(finished_run, tmp_path)
+    m = json.loads((out / MANIFEST).read_text())
+    sums = m.pop("checksums")
+    m.update(status="running")
+    m[runner.SEAL] = runner.seal_of(m)
+    (out / MANIFEST).write_text(json.dumps(m))
+    (out / JOURNAL).write_text("".join(f"{c} {j} {s}\n" for c, values in sums.items()
+                                       for j, s in enumerate(values)))
+    return spec, out, files, sums
+
+
+@pytest.mark.parametrize("damage", ["invalid bytes", "garbage", "truncated", "empty",
+                                    "deleted", "edited", "a line edited", "a directory"])
+def test_a_damaged_checksum_journal_is_rebuilt(finished_run, tmp_path, capsys, damage):
+    spec, out, files, sums = _unfinished(finished_run, tmp_path)
+    j = out / JOURNAL
+    text = j.read_bytes()
+    lines = text.splitlines(keepends=True)
+    if damage == "invalid bytes":
+        j.write_bytes(b"\xff\xfe garbage\n" + text[:40] + b"\xc3\x28" + text[40:])
+    elif damage == "garbage":
+        j.write_bytes(b"\xff\xfe garbage\n")
+    elif damage == "truncated":
+        j.write_bytes(text[:len(text) // 2])
+    elif damage == "empty":
+        j.write_bytes(b"")
+    elif damage == "deleted":
+        j.unlink()
+    elif damage == "edited":
+        j.write_bytes(text.replace(b"0 1 ", b"0 2 ", 1))
+    elif damage == "a line edited":
+        j.write_bytes(b"".join(lines[:2]) + lines[2].upper() + b"".join(lines[3:]))
+    else:
+        j.unlink()
+        j.mkdir()
+    code, err = briscasim(capsys, "run", spec.path, "-o", out, "--resume", "--quiet")
+    if damage == "a directory":
+        assert code == 2 and len(err.splitlines()) == 1 and err.startswith(f"error: {j}"), err
+        return
+    assert code == 0 and "Traceback" not in err, err
+    if damage in ("invalid bytes", "a line edited"):
+        assert f"{j}: " in err and "damaged lines, ignored" in err
+    assert {f: f.read_bytes() for f in files} == files
+    m = json.loads((out / MANIFEST).read_text())
+    assert m["status"] == "complete" and m["checksums"] == sums and not j.exists()
+    report.load(out)

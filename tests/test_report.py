@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from briscasim.errors import UserError
-from briscasim.experiments import report
+from briscasim.experiments import report, runner
 from briscasim.experiments.runner import run
 from briscasim.experiments.spec import load_spec
 from briscasim.stats import wilson_interval
@@ -111,6 +111,7 @@ def test_unfinished_or_foreign_directory(results, tmp_path):
     with pytest.raises(UserError, match="not a briscasim run manifest"):
         report.load(tmp_path)
     m = dict(results.manifest, status="running")
+    m["seal"] = runner.seal_of(m)
     run_dir = tmp_path / "half"
     run_dir.mkdir()
     (run_dir / "_manifest.json").write_text(json.dumps(m))

@@ -17,7 +17,7 @@ from briscasim.errors import UserError
 from briscasim.experiments import report
 from briscasim.experiments.records import (DEAL_FIELDS, _column_range, match_fields, read_chunk,
                                           run_schema, to_table, write_chunk)
-from briscasim.experiments.runner import run
+from briscasim.experiments.runner import run, seal_of
 from briscasim.experiments.spec import load_spec
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
@@ -228,6 +228,7 @@ def test_unfinished_run_needs_resume(tmp_path):
     out = run(spec, tmp_path / "o", progress=False)
     m = json.loads((out / "_manifest.json").read_text())
     m["status"] = "running"
+    m["seal"] = seal_of(m)                     # as a run killed before its end leaves it
     (out / "_manifest.json").write_text(json.dumps(m))
     (out / "cell=1" / "chunk-000003.parquet").unlink()
     with pytest.raises(UserError, match="--resume"):

@@ -7,6 +7,7 @@ import click
 
 from ..errors import UserError
 from . import HELP_OPTIONS
+from .options import SECONDS
 from .simulate_cmd import format_table, rules_from_options, rules_options
 
 
@@ -36,7 +37,7 @@ from .simulate_cmd import format_table, rules_from_options, rules_options
                    "SEAT:swap (e.g. \"0:4c 1:2b 0:swap 0:5e\"); the seat may be left out.")
 @click.option("--iterations", type=int, default=1000, show_default=True,
               help="Worlds sampled (each action is played out in every world).")
-@click.option("--seconds", type=float, default=None,
+@click.option("--seconds", type=SECONDS, default=None,
               help="Stop sampling after this many seconds (at least one batch is played).")
 @click.option("--sample-seed", type=int, default=0, show_default=True,
               help="Seed of the sampled worlds.")
@@ -74,8 +75,6 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
     if deal_file is not None and strategies:
         raise UserError("--strategy analyzes a simulated deal; a deal from --file takes its "
                         "actions from the file")
-    if seconds is not None and seconds <= 0:
-        raise UserError(f"--seconds = {seconds}: give a positive number of seconds")
     if deal_file is not None:
         from ..rules import parse_override
         overrides = dict(parse_override(t) for t in rule_overrides)

@@ -19,6 +19,7 @@ from .. import cards as C
 from ..engine import layout as L
 from ..errors import UserError
 from . import HELP_OPTIONS
+from .options import SECONDS
 from .simulate_cmd import complete_strategy, rules_from_options, rules_options
 
 TOP = 5
@@ -312,7 +313,9 @@ class Terminal:
         if action in legal:
             return action
         where = ("not in your hand" if action < C.N_CARD_IDS and deal.phase == "play"
-                 and action not in hand else "not legal now")
+                 and action not in hand else
+                 "not legal now: the auction is won, and its winner calls a card"
+                 if deal.phase == "call" else "not legal now")
         self.echo(f"{action_code(action)} is {where}; legal: {legal_line(legal)}")
         return None
 
@@ -397,7 +400,7 @@ def save(deals, path: pathlib.Path, labels) -> list[pathlib.Path]:
 @click.option("--iterations", type=int, default=2000, show_default=True,
               help="Worlds sampled for a hint, at most (it stops once the best action is "
                    "apart from the others).")
-@click.option("--seconds", type=float, default=2.0, show_default=True,
+@click.option("--seconds", type=SECONDS, default=2.0, show_default=True,
               help="Time for a hint, at most.")
 @click.option("--all", "all_actions", is_flag=True,
               help="Hints list every action, not only the best few.")
@@ -428,8 +431,6 @@ def play(preset, rule_overrides, strategies, seat, seed, deal_index, hint, itera
                         f" got {len(strategies)}")
     if iterations < 1:
         raise UserError(f"--iterations {iterations}: give at least 1")
-    if seconds <= 0:
-        raise UserError(f"--seconds {seconds}: give a positive number of seconds")
     if not 0 <= deal_index <= MAX_INDEX:
         raise UserError(f"--deal {deal_index}: give 0 to {MAX_INDEX}")
     if seed is None:

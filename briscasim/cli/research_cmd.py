@@ -36,12 +36,15 @@ def research(names, all_, list_, quick, workers, runs, reports, specs, fresh, qu
         for a in registry.ANALYSES.values():
             click.echo(f"analysis {a.name:24s} {a.summary}")
         return
-    if all_ == bool(names):
+    for name in names:
+        pack.question(name)                          # every name checked before any work
+    if all_ and names:
+        raise UserError(f"--all answers every question; it takes no names (got "
+                        f"{', '.join(names)}): give the names alone, or --all alone")
+    if not all_ and not names:
         raise UserError("name research questions or pass --all; valid questions: "
                         + ", ".join(pack.QUESTIONS))
     todo = list(pack.QUESTIONS) if all_ else list(names)
-    for name in todo:
-        pack.question(name)                          # every name checked before any work
     opts = pack.Options(quick=quick, fresh=fresh, workers=workers, runs=runs, reports=reports,
                         specs=specs, progress=sys.stderr.isatty() and not quiet)
     if charts:

@@ -4,7 +4,8 @@ A results directory is a Parquet dataset partitioned by cell (:mod:`.records`), 
 run's own files beside it, each named so that Parquet readers skip it::
 
     _manifest.json                  the resolved spec and its digest, versions, what is done,
-                                    and a checksum of every chunk file once the run is complete
+                                    and a checksum of every chunk file once the run is
+                                    complete; sealed field by field against hand edits
     _checksums.txt                  while the run is unfinished: a checksum per finished chunk
     cell=3/chunk-000012.parquet     one file per finished chunk
     .lock                           held by the run writing here (a second one is refused)
@@ -40,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..errors import UserError
+from ..errors import ArgumentTypeError, UserError
 from ..stats import wilson_interval
 from .records import entry_tally, read_chunk, run_schema, seat_entries, to_table, write_chunk
 from .spec import Spec, chunk_bounds, digest_of, n_chunks
@@ -54,9 +55,12 @@ MANIFEST = "_manifest.json"
 OLD_MANIFEST = "manifest.json"
 """The manifest's name in results directories of format 1 and 2."""
 FORMAT = "briscasim-run"
-FORMAT_VERSION = 3
-"""3: a Parquet dataset partitioned by cell, every column in every file, a checksum per chunk
-(2 and 1 kept some columns in the files' metadata, or every column without checksums)."""
+FORMAT_VERSION = 4
+"""4: a Parquet dataset partitioned by cell, every column in every file, a checksum per chunk,
+the manifest sealed field by field (3 had no seal; 2 and 1 kept some columns in the files'
+metadata, or every column without checksums)."""
+SEAL = "seal"
+"""The manifest's field holding a digest of each of its other fields (:func:`seal_of`)."""
 JOURNAL = "_checksums.txt"
 TMP_DIR = ".tmp"
 LOCK = ".lock"
@@ -123,6 +127,7 @@ def read_manifest(path: Path) -> dict:
     for key in ("digest", "spec", "status"):
         if key not in data:
             raise UserError(f"{m}: corrupt manifest (no {key!r}); nothing was changed")
+    _check_seal(m, data)
     try:
         bound = data["digest"] == digest_of(data["spec"])
     except (TypeError, ValueError):
@@ -132,6 +137,43 @@ def read_manifest(path: Path) -> dict:
                         f"{data['digest']!r} (the manifest was edited): its chunks cannot be "
                         "trusted; re-run the spec into a new directory; nothing was changed")
     return data
+
+
+def _field_digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()[:16]
+
+
+def seal_of(manifest: dict) -> dict:
+    """A digest of each field of ``manifest`` (as read back from JSON), but the seal: a hand
+    edit of any field no longer matches it."""
+    data = json.loads(json.dumps(manifest, default=str))
+    return {k: _field_digest(v) for k, v in sorted(data.items()) if k != SEAL}
+
+
+def _check_seal(m: Path, data: dict) -> None:
+    """UserError naming the first field of manifest ``m`` that does not match its seal."""
+    seal = data.get(SEAL)
+    if not isinstance(seal, dict):
+        raise UserError(f"{m}: corrupt manifest (no {SEAL!r} of its fields): its results "
+                        "cannot be trusted; re-run the spec into a new directory; nothing was "
+                        "changed")
+    for key in sorted(set(data) | set(seal)):
+        if key == SEAL:
+            continue
+        what = ("is missing" if key not in data else "was added" if key not in seal
+                else None if seal[key] == _field_digest(data[key]) else "was changed")
+        if what:
+            raise UserError(f"{m}: field {key!r} {what} since briscasim wrote the manifest "
+                            f"(it does not match the manifest's seal): its results cannot be "
+                            "trusted; restore the manifest, or re-run the spec into a new "
+                            "directory; nothing was changed")
+
+
+def _write_manifest(out: Path, manifest: dict) -> None:
+    """Write ``manifest`` into ``out``, sealed (:func:`seal_of`)."""
+    manifest[SEAL] = seal_of(manifest)
+    _write_json(out / MANIFEST, manifest)
 
 
 def _write_json(path: Path, data: dict) -> None:
@@ -175,20 +217,34 @@ def scan_chunks(path: Path, manifest: dict) -> dict:
     return found
 
 
-def _recorded(out: Path, manifest: dict) -> dict:
-    """``{(cell, j): checksum}`` recorded in the manifest (a finished run) and the journal."""
+_JOURNAL_LINE = re.compile(r"(\d+) (\d+) ([0-9a-f]{64})\Z")
+
+
+def _recorded(out: Path, manifest: dict, log) -> dict:
+    """``{(cell, j): checksum}`` recorded in the manifest (a finished run) and the journal.
+
+    A journal line that cannot be read (invalid bytes, an edit) records nothing, so its
+    chunk is played again; the journal is rewritten from what checks out before play
+    starts. Only the last line may be cut short by a kill without a word."""
     sums = {}
     for c, values in manifest.get("checksums", {}).items():
         for j, s in enumerate(values):
             sums[(int(c), j)] = s
     try:
-        lines = (out / JOURNAL).read_text().splitlines()
+        data = (out / JOURNAL).read_bytes()
     except FileNotFoundError:
-        lines = []
-    for line in lines:                 # the last one may be cut short by a kill
-        parts = line.split()
-        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit() and len(parts[2]) == 64:
-            sums[(int(parts[0]), int(parts[1]))] = parts[2]
+        data = b""
+    lines = data.decode(errors="replace").split("\n")
+    damaged = 0
+    for i, line in enumerate(lines):
+        m = _JOURNAL_LINE.match(line)
+        if m:
+            sums[(int(m.group(1)), int(m.group(2)))] = m.group(3)
+        elif line and i < len(lines) - 1:
+            damaged += 1
+    if damaged:
+        log(f"{out / JOURNAL}: {damaged} damaged lines, ignored: their chunks are played "
+            "again")
     return sums
 
 
@@ -285,7 +341,7 @@ def _prepare(out: Path, spec: Spec, resume: bool) -> dict | None:
     for p in out.iterdir():            # a manifest half-written by a killed run
         if p.is_file() and p.name != LOCK:
             p.unlink()
-    _write_json(out / MANIFEST, fresh)
+    _write_manifest(out, fresh)
     return fresh
 
 
@@ -413,7 +469,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
     kernel_key = _kernel_key(resolved["cells"], rules_of)
     schema = run_schema(resolved["cells"])
 
-    recorded = _recorded(out, manifest)
+    recorded = _recorded(out, manifest, log)
     sums = {}
     bad = []
     for (c, j), f in scan_chunks(out, manifest).items():
@@ -445,7 +501,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
         manifest.update(status="running")
         manifest.pop("checksums", None)
         _write_journal(out, sums)
-        _write_json(out / MANIFEST, manifest)
+        _write_manifest(out, manifest)
     else:
         _write_journal(out, sums)
 
@@ -513,7 +569,7 @@ def _run(spec, out, resume, ex, progress, log) -> Path:
                                       deals_per_second=round(played / max(elapsed - compiled,
                                                                           1e-9)),
                                       executor=type(ex).__name__, workers=ex.workers))
-    _write_json(out / MANIFEST, manifest)
+    _write_manifest(out, manifest)
     (out / JOURNAL).unlink(missing_ok=True)
     rate = manifest["last_run"]["deals_per_second"]
     log(f"played {played:,} deals in {elapsed - compiled:.1f} s ({rate:,} deals/s)"
@@ -634,6 +690,9 @@ def load(path):
     """
     import pandas as pd
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"path must be the folder of a run (a str or a Path), not "
+                                f"{type(path).__name__}")
     path = Path(path)
     manifest = finished(path)
     frames = []

@@ -280,6 +280,8 @@ def _parse_target(w, t) -> dict:
         if k not in t:
             raise UserError(f"{w.path}: target needs {k!r} (keys: {', '.join(TARGET_KEYS)})")
     h = t["ci_half_width"]
+    if isinstance(h, float) and not math.isfinite(h):
+        raise w.error("target.ci_half_width", h, "must be a finite number between 0 and 0.5")
     if not isinstance(h, (int, float)) or isinstance(h, bool) or not 0 < h < 0.5:
         raise w.error("target.ci_half_width", h, "must be a number between 0 and 0.5 "
                       "(half-width of the 95% interval of a win rate, e.g. 0.01)")
