@@ -80,7 +80,8 @@ ENTRY_POINTS = {
                      lambda x: whole(x, 1, 4), "hand_size"),
         "option": (lambda x: Rules.preset("brisca-2", **{str(x): 1}), lambda x: False,
                    "option"),
-        "options": (lambda x: Rules.from_options(x), lambda x: x == {}, "option"),
+        "options": (lambda x: Rules.from_options(x), lambda x: isinstance(x, dict) and not x,
+                    "option"),
     },
     "load": {
         "path": (lambda x: load(x), lambda x: False, "path|results directory"),
