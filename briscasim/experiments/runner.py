@@ -127,7 +127,6 @@ def read_manifest(path: Path) -> dict:
     for key in ("digest", "spec", "status"):
         if key not in data:
             raise UserError(f"{m}: corrupt manifest (no {key!r}); nothing was changed")
-    _check_seal(m, data)
     try:
         bound = data["digest"] == digest_of(data["spec"])
     except (TypeError, ValueError):
@@ -136,6 +135,7 @@ def read_manifest(path: Path) -> dict:
         raise UserError(f"{m}: the spec recorded in the manifest does not match its digest "
                         f"{data['digest']!r} (the manifest was edited): its chunks cannot be "
                         "trusted; re-run the spec into a new directory; nothing was changed")
+    _check_seal(m, data)
     return data
 
 
