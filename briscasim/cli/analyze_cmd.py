@@ -72,6 +72,8 @@ def analyze(preset, rule_overrides, deal_file, strategies, seed, deal_index, rot
     elif at is None:
         raise UserError("give --at (the position after that many actions of the deal), or "
                         "type a position in with --seat, --hand, --face-up and --played")
+    if iterations < 1:
+        raise UserError(f"--iterations = {iterations}: give at least 1")
     if deal_file is not None and strategies:
         raise UserError("--strategy analyzes a simulated deal; a deal from --file takes its "
                         "actions from the file")
