@@ -227,8 +227,9 @@ class quiet_notices:
         _NOTICES.quiet -= 1
 
 
-def _keyed(kernel):
-    """``kernel`` with a :class:`ClosureCache` if it is a closure."""
+def closure_cached(kernel):
+    """``kernel`` (an ``@njit(cache=True)`` dispatcher) with its cache keyed by
+    :class:`ClosureCache` if it is a closure, so that another process finds its entry."""
     if kernel.py_func.__closure__ is not None and isinstance(kernel._cache, FunctionCache):
         kernel._cache = ClosureCache(kernel.py_func)
     return kernel
@@ -239,7 +240,7 @@ def ready(kernel, signature) -> bool:
     :func:`compiled` would load it rather than compile it."""
     if id(kernel) in _READY:
         return True
-    cache = _keyed(kernel)._cache
+    cache = closure_cached(kernel)._cache
     try:
         index = cache._cache_file._load_index()
         return cache._index_key(signature, kernel.targetctx.codegen()) in index
@@ -255,7 +256,7 @@ def compiled(kernel, signature):
         with _LOCK:             # threads of one simulation may ask at the same time
             if id(kernel) not in _READY:
                 start = time.perf_counter()
-                _keyed(kernel)
+                closure_cached(kernel)
                 timer = threading.Timer(NOTICE_AFTER, _NOTICES.show)
                 timer.daemon = True
                 timer.start()

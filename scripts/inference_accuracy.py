@@ -21,6 +21,7 @@ from briscasim.engine.primitives import hand_base, hand_of
 from briscasim.engine.rng import new_stream, seed_stream
 from briscasim.game import Deal
 from briscasim.rules import Rules
+from briscasim.strategies import inference as F
 from briscasim.strategies import ismcts as I
 from briscasim.strategies.evaluation import N_FEATURES
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds
@@ -40,9 +41,9 @@ def workspace() -> I.Workspace:
     return I.Workspace(
         z(L.STATE_LEN, np.int16), z(SPEC_LEN, np.int64), z(L.STATE_LEN, np.int16),
         z(L.MAX_LEGAL, np.int16), z(L.MAX_LEGAL_ANY, np.int16), z(L.MAX_SIDES),
-        z(I.N_PARAMS), greedy, z(I._MAX_PATH, np.int32), z(I._MAX_OBS * I._OBS_LEN, np.int64),
-        z(I._MAX_OBS * L.STATE_LEN, np.int16), z(I._INFO_LEN, np.int64),
-        z(L.MAX_PLAYERS * I._MAX_SINCE * 2, np.int64), z(L.MAX_PLAYERS * I._CARRIED, np.int16),
+        z(I.N_PARAMS), greedy, z(I._MAX_PATH, np.int32), z(F.MAX_OBS * F.OBS_LEN, np.int64),
+        z(F.MAX_OBS * L.STATE_LEN, np.int16), z(F.INFO_LEN, np.int64),
+        z(L.MAX_PLAYERS * F.MAX_SINCE * 2, np.int64), z(L.MAX_PLAYERS * F.CARRIED, np.int16),
         z(L.STATE_LEN, np.int16), z(1, np.int8), z(N_FEATURES))
 
 
@@ -52,11 +53,11 @@ def right_cards(rules, state, seat, history, infer, draws, n_worlds, ws, rng):
     ``n_worlds`` worlds drawn for ``seat`` in ``state``."""
     public = state[:L.PUBLIC_LEN]
     prepare_worlds(rules, public, hand_of(rules, state, seat), seat, 0, ws.base, ws.spec)
-    observed = I.prepare_inference(rules, public, seat, history, ws) if infer < 1.0 else 0
+    observed = F.prepare_inference(rules, public, seat, history, ws) if infer < 1.0 else 0
     right = 0
     total = 0
     for _ in range(n_worlds):
-        I.draw_world(rules, ws, infer, observed, 1.0, draws, rng)
+        F.draw_world(rules, ws, infer, observed, 1.0, draws, rng)
         for x in range(rules[L.R_PLAYERS]):
             if rules[L.R_SIDE + x] == rules[L.R_SIDE + seat]:
                 continue
@@ -94,7 +95,7 @@ def main(argv=None) -> None:
                     seed_stream(rng, args.seed, d * 100 + t, k)
                     counts[k, t] += right_cards(r, deal.state.copy(), 0, history, infer, draws,
                                                 args.worlds, ws, rng)
-            deal.play(int(I.policy_move(r, deal.state.copy(), I.GREEDY, 0.0, ws.greedy_params,
+            deal.play(int(F.policy_move(r, deal.state.copy(), F.GREEDY, 0.0, ws.greedy_params,
                                         rng, legal, L.EVERY_FEATURE)))
     print(f"{args.preset}, {args.deals} deals of seed {args.seed}: share of the other sides' "
           "hand cards a world gets right, by trick")

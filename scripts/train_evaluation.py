@@ -27,8 +27,9 @@ from briscasim.engine.rng import below, new_stream, seed_stream, uniform
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.strategies.evaluation import N_FEATURES, N_STAGES, state_features
-from briscasim.strategies.ismcts import (_GREEDY_DEFAULTS, GREEDY, REWARD_WIN, deal_points,
-                                         play_out, policy_move, side_rewards)
+from briscasim.strategies.inference import GREEDY, policy_move
+from briscasim.strategies.ismcts import (_GREEDY_DEFAULTS, REWARD_WIN, deal_points, play_out,
+                                         side_rewards)
 from briscasim.strategies.solver import copy_state, play
 
 OUT = (Path(__file__).resolve().parent.parent / "briscasim" / "strategies"

@@ -11,13 +11,13 @@ from briscasim.jit import function_slot
 from briscasim.replay import replay_deal
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, needed_features, play_chunk
-from briscasim.strategies import dispatch, ismcts as M
+from briscasim.strategies import dispatch, inference as F, ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.bidding import contract_decision
 from briscasim.strategies.evaluation import N_FEATURES
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
-from briscasim.strategies.solver import WIN, new_search, position_value
+from briscasim.strategies.solver import MODEL_GREEDY, WIN, best_reply, new_search, position_value
 import repo_scripts
 from test_solver import _legal, _positions, _solve
 
@@ -29,7 +29,7 @@ def _params(iterations, **kw):
     p[M.P_ITERATIONS] = iterations
     p[M.P_EXPLORATION] = 0.7
     p[M.P_TIME_BUDGET] = kw.get("time_budget", 0.0)
-    p[M.P_ROLLOUT] = kw.get("rollout", M.ROLLOUT_RANDOM)
+    p[M.P_ROLLOUT] = kw.get("rollout", F.ROLLOUT_RANDOM)
     p[M.P_REWARD] = kw.get("reward", M.REWARD_WIN)
     p[M.P_EXACT_ENDGAME] = kw.get("exact_endgame", 0)
     p[M.P_OTHERS] = kw.get("others", M.OTHERS_TREE)
@@ -143,10 +143,10 @@ def _workspace():
     sizes = ((np.int16, L.STATE_LEN), (np.int64, SPEC_LEN), (np.int16, L.STATE_LEN),
              (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL_ANY),
              (np.float64, L.MAX_SIDES), (np.float64, N_PARAMS), (np.float64, N_PARAMS),
-             (np.int32, M._MAX_PATH), (np.int64, M._MAX_OBS * M._OBS_LEN),
-             (np.int16, M._MAX_OBS * L.STATE_LEN), (np.int64, M._INFO_LEN),
-             (np.int64, L.MAX_PLAYERS * M._MAX_SINCE * 2),
-             (np.int16, L.MAX_PLAYERS * M._CARRIED), (np.int16, L.STATE_LEN),
+             (np.int32, M._MAX_PATH), (np.int64, F.MAX_OBS * F.OBS_LEN),
+             (np.int16, F.MAX_OBS * L.STATE_LEN), (np.int64, F.INFO_LEN),
+             (np.int64, L.MAX_PLAYERS * F.MAX_SINCE * 2),
+             (np.int16, L.MAX_PLAYERS * F.CARRIED), (np.int16, L.STATE_LEN),
              (np.int8, 0), (np.float64, N_FEATURES))
     ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
     ws.greedy_params[:] = M._GREEDY_DEFAULTS
@@ -174,8 +174,8 @@ def test_world_weight_follows_greedy():
                                     gp, rng)
                 a = int(legal[(d + deal.state[L.S_TRICK_NO]) % len(legal)])
                 deal.play(a)
-                assert M.prepare_inference(r, deal.state[:L.PUBLIC_LEN], deal.turn, 0, ws) == 1
-                w = M.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
+                assert F.prepare_inference(r, deal.state[:L.PUBLIC_LEN], deal.turn, 0, ws) == 1
+                w = F.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
                 same = a == g or a == greedy_strategy(
                     r, v.public, np.array(_first(v.hand, a), np.int16),
                     np.array(_first(legal, a), np.int16), leader, 0, gp, rng)
@@ -240,8 +240,8 @@ def test_the_true_world_stays_possible(preset):
     ws = _workspace()
     checked = 0
     for deal, v, legal in _seat0_turns(rules, 5, 12, rng):
-        if len(legal) > 1 and M.prepare_inference(r, v.public, 0, 2, ws):
-            assert any(M.world_weight(r, deal.state, 0.25, 0.0, ws, rng) == 1.0
+        if len(legal) > 1 and F.prepare_inference(r, v.public, 0, 2, ws):
+            assert any(F.world_weight(r, deal.state, 0.25, 0.0, ws, rng) == 1.0
                        for _ in range(4000))
             checked += 1
     assert checked > 50
@@ -259,9 +259,9 @@ def test_history_inference_reads_the_past_tricks():
     checked = doctored = 0
     for deal, v, legal in _seat0_turns(rules, 4, 30, rng):
         if deal.state[L.S_PHASE] == L.PHASE_PLAY and 3 <= v.public[L.S_TRICK_NO] and v.public[
-                L.S_TO_DRAW] > 0 and M.prepare_inference(r, v.public, 0, 2, ws) > 0:
+                L.S_TO_DRAW] > 0 and F.prepare_inference(r, v.public, 0, 2, ws) > 0:
             # (prepare_inference lists no play right after a swap)
-            weights = [M.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
+            weights = [F.world_weight(r, deal.state, 0.25, 0.0, ws, rng)
                        for _ in range(64)]
             assert max(weights) == 1.0
             checked += 1
@@ -269,14 +269,14 @@ def test_history_inference_reads_the_past_tricks():
             first = int(v.public[L.S_PLAYS + 2 * t])
             led = first % L.PLAY_SEAT
             if (first // L.PLAY_SEAT == 1 and v.public[L.S_TRICK_N] == 0
-                    and int(ws.infer_info[M.I_FIRST]) <= t
+                    and int(ws.infer_info[F.I_FIRST]) <= t
                     and (r[L.R_POINTS + led % 12] > 0
                          or r[L.R_CARD_SUIT + led] == v.public[L.S_TRUMP])):
                 world = _blank_hand(rules, deal.state, 1, led)
                 if world is not None:
-                    assert all(M.world_weight(r, world, 0.25, 0.0, ws, rng) <= 0.25
+                    assert all(F.world_weight(r, world, 0.25, 0.0, ws, rng) <= 0.25
                                for _ in range(16))
-                    assert M.prepare_inference(r, v.public, 0, 0, ws) == 0
+                    assert F.prepare_inference(r, v.public, 0, 0, ws) == 0
                     doctored += 1
     assert checked > 50 and doctored > 5
 
@@ -300,13 +300,13 @@ def test_auction_weight_rejects_a_world_inconsistent_with_the_bids():
         for _ in range(d % 17):
             deal.play(int(deal.legal_actions()[-1]))
         world = deal.state.copy()
-        assert M.auction_weight(deal._r, world, 0.25, deal_state, legal) == 1.0
+        assert F.auction_weight(deal._r, world, 0.25, deal_state, legal) == 1.0
         caller = world[L.S_CALLER]
         a = L.S_HANDS + caller * L.MAX_HAND
         b = L.S_HANDS + (caller + 1) % rules.players * L.MAX_HAND
         world[a:a + L.MAX_HAND], world[b:b + L.MAX_HAND] = (deal.state[b:b + L.MAX_HAND],
                                                             deal.state[a:a + L.MAX_HAND])
-        assert M.auction_weight(deal._r, world, 0.25, deal_state, legal) == 0.25
+        assert F.auction_weight(deal._r, world, 0.25, deal_state, legal) == 0.25
         played += 1
     assert played >= 8
 
@@ -318,7 +318,7 @@ def test_time_budget_stops_the_search():
     v = deal.view(0)
     rng = new_stream(3)
     a, it = M.run_search(r, v.public, v.hand, 0, 0, _params(10_000_000, time_budget=0.02),
-                         rng, L.EVERY_FEATURE, v.public)
+                         rng, L.EVERY_FEATURE, v.public, F.draw_world)
     assert a in deal.legal_actions()
     assert 0 < it < 10_000_000
 
@@ -363,7 +363,7 @@ def _against_greedy(r, state, side, greedy_params):
         return 1 if v > WIN / 2 else -1 if v < -WIN / 2 else 0
     if r[L.R_SIDE + state[L.S_TURN]] != side:
         child = state.copy()
-        a = M.policy_move(r, child, M.GREEDY, 0.0, greedy_params, new_stream(0),
+        a = F.policy_move(r, child, F.GREEDY, 0.0, greedy_params, new_stream(0),
                           np.zeros(L.MAX_LEGAL_ANY, np.int16), L.EVERY_FEATURE)
         core.step(r, child, a)
         return _against_greedy(r, child, side, greedy_params)
@@ -385,7 +385,7 @@ def test_best_reply_matches_enumeration(plies):
     for state in positions:
         side = r[L.R_SIDE + state[L.S_TURN]]
         search.stack[:L.STATE_LEN] = state
-        v = M.best_reply(r, search, side, greedy_params, scratch, new_stream(0))
+        v = best_reply(r, search, side, greedy_params, scratch, new_stream(0))
         outcome = 1 if v > WIN / 2 else -1 if v < -WIN / 2 else 0
         assert outcome == _against_greedy(r, state, side, greedy_params)
 
@@ -398,7 +398,7 @@ def test_exact_model_greedy_plays_the_best_reply(plies):
     r, positions = _positions("brisca-2", plies, 12, seed=6)
     greedy_params = np.array(M._GREEDY_DEFAULTS)
     p = _params(1, exact_endgame=1)
-    p[M.P_EXACT_MODEL] = M.MODEL_GREEDY
+    p[M.P_EXACT_MODEL] = MODEL_GREEDY
     for k, state in enumerate(positions):
         seat = int(state[L.S_TURN])
         side = r[L.R_SIDE + seat]
@@ -458,11 +458,11 @@ def test_inference_reads_the_other_sides_only():
             v = deal.view(deal.turn)
             if deal.state[L.S_PHASE] == L.PHASE_PLAY and v.public[L.S_SWAP7_SEAT] < 0 \
                     and v.public[L.S_SWAP2_SEAT] < 0:
-                k = M.prepare_inference(r, v.public, deal.turn, 1, ws)
+                k = F.prepare_inference(r, v.public, deal.turn, 1, ws)
                 t = int(v.public[L.S_TRICK_NO])
                 played = int(v.public[L.S_TRICK_N])
                 assert k == (played + 1) // 2 + (2 if t > 0 else 0)
-                obs = ws.obs[:k * M._OBS_LEN].reshape(k, M._OBS_LEN)
+                obs = ws.obs[:k * F.OBS_LEN].reshape(k, F.OBS_LEN)
                 assert all(rules.side_of[x] != rules.side_of[deal.turn] for x in obs[:, 0])
                 assert list(obs[:, 2]) == sorted(obs[:, 2], reverse=True)
                 seen += k

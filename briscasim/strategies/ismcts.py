@@ -6,27 +6,11 @@ information sets: a node is the sequence of public actions since the decision (c
 swap answers; every action in Brisca is public, the hidden draws are folded into the nodes).
 Every iteration:
 
-1. samples a world consistent with the seat's view (:mod:`briscasim.strategies.sampling`).
-   With ``infer < 1`` it then weighs the world by the cards the other sides have played
-   (a partner's plays are not read: a partner need not play as greedy) to the current
-   trick and, with ``history`` > 0, to as many completed tricks before it. For each such
-   play it rebuilds what the seat held then in this world (its hand now and the
-   cards it has played since, less the cards that came in the draws since: which ones did
-   is drawn at random among the orders that fit) and the public state then (the order of
-   play, ``S_PLAYS``, is public), and asks greedy what it would have played. A world in
-   which greedy would have played another card, whatever the order of its hand, is kept
-   only with probability ``infer`` per such play (rejection; at most ``draws`` draws), so
-   a world is kept with its likelihood averaged over the orders of the draws. Greedy is
-   deterministic, so such a world is unlikely against greedy; ``infer > 0`` keeps it
-   possible against other opponents. Plays from before a swap, and past tricks under rules
-   where greedy reads more than the trick, the cards known and its hand (an auction, a
-   target, signals, cards shown), are not read. In
-   Briscola Chiamata, with ``infer_auction < 1``, a world is kept only with probability
-   ``infer_auction`` if greedy's bidding rule, which every seat but ``random`` bids by, on
-   the hands as dealt in it (the hands in the world and the cards played, ``S_PLAYS``)
-   would not have ended the auction as it ended (every seat's latest bid, the passes, the
-   contract, the caller, the called card): a seat that bid high holds strong cards
-   (:func:`auction_weight`). With the inference on, the ``worlds`` worlds a move uses are
+1. samples a world consistent with the seat's view (:mod:`briscasim.strategies.sampling`)
+   and, with ``infer < 1`` (or ``infer_auction < 1`` in Briscola Chiamata), weighs it by
+   what the other sides' plays (and the auction) say of their hands, greedy being their
+   model (:mod:`briscasim.strategies.inference`; a resampler of one's own replaces it,
+   :func:`with_resampler`). With the inference on, the ``worlds`` worlds a move uses are
    drawn and weighed once, before the first iteration, and the iterations take them in
    turn (:func:`~.sampling.keep_world`), each time with the unknown stock in a new order
    (:func:`~.sampling.redraw_stock`; the inference reads the hands, and every order of the
@@ -55,13 +39,13 @@ Every iteration:
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
 search: ``exact_worlds`` worlds drawn as in step 1, every legal move solved to the end of the
-deal in each (:func:`~.solver.root_values`), the move of best mean value played. With
+deal in each (:func:`~.solver.exact_worlds`), the move of best mean value played. With
 ``exact_model = greedy`` (default) the other side in it is greedy, as in the tree: a move's
-value in a world is its outcome (+1 / 0 / -1) against greedy's replies, the seat playing its
-best reply (:func:`best_reply`: greedy is deterministic, so an exhaustive search over the
-seat's own moves), times ``WIN``, plus its minimax value, so that among moves of the same
-outcome one that wins against every reply goes first. The exact endgame below then plays
-the move so chosen in the one world left.
+value in a world is its outcome (+1 / 0 / -1) against greedy's replies, the seat playing
+its best reply (:func:`~.solver.best_reply`: greedy is deterministic, so an exhaustive
+search over the seat's own moves), times ``WIN``, plus its minimax value, so that among
+moves of the same outcome one that wins against every reply goes first. The exact endgame
+below then plays the move so chosen in the one world left.
 
 The tree is a set of fixed-size arrays (one node per iteration, plus one per other seat with
 ``others = greedy``), taken once per decision from :mod:`briscasim.strategies.scratch`.
@@ -88,34 +72,25 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import legal_actions, legal_view, signals, step
-from ..engine.primitives import give, hand_base, hand_of
-from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, KNOWN_FACE_UP, KNOWN_UNSEEN, MAX_HAND,
-                             MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES, NO_CARD, N_CARD_IDS,
-                             OBJECTIVE_FEWEST, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY, PLAY_SEAT,
-                             PUBLIC_LEN, R_AUCTION, R_DECK, R_DECK_N, R_FOLLOW_SUIT, R_N_SIDES,
-                             R_NO_TRUMP, R_OBJECTIVE, R_OPEN_HANDS, R_PLAYERS, R_POINTS, R_SIDE,
-                             R_SIGNALS, R_START_STATE, R_STOCK_TOP_VISIBLE, R_TARGET_POINTS,
-                             START_STATE_SLOTS, STATE_LEN, S_BID, S_BLACK_HAND, S_CALLED, S_CALLER,
-                             S_FACE_UP, S_GAME_POINTS, S_HANDS, S_KNOWN, S_LEADER, S_PASSED,
-                             S_PHASE, S_PLAYS, S_POINTS, S_SEAT_BIDS, S_SWAP2_CARD, S_SWAP2_SEAT,
-                             S_SWAP2_TRICK, S_SWAP7_CARD, S_SWAP7_SEAT, S_SWAP7_TRICK, S_TO_DRAW,
-                             S_TRICK, S_TRICK_N, S_TRICK_NO, S_TURN, S_WINNER)
-from ..engine.rng import below, uniform
+from ..engine.core import legal_actions, signals
+from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS,
+                             MAX_SIDES, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
+                             PHASE_PLAY, R_AUCTION, R_DECK, R_DECK_N, R_FOLLOW_SUIT, R_NO_TRUMP,
+                             R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE, R_TARGET_POINTS,
+                             STATE_LEN, S_BLACK_HAND, S_GAME_POINTS, S_PHASE, S_POINTS, S_TO_DRAW,
+                             S_TURN, S_WINNER)
+from ..engine.rng import below
+from ..jit import closure_cached
 from . import greedy as _greedy
 from .api import N_PARAMS
-from .bidding import contract_decision
 from .evaluation import N_FEATURES, win_chance
-from .greedy import greedy_strategy
+from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, ROLLOUT_GREEDY,
+                        draw_world, policy_move, prepare_inference)
 from .params import SEARCH, Param, StrategyDef
-from .random import random_strategy
 from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, first_stock_slot, keep_world,
-                       prepare_worlds, redraw_stock, restore_world, reveal, sample_world,
-                       unique_world)
+                       prepare_worlds, redraw_stock, restore_world, reveal, unique_world)
 from .scratch import aligned, monotonic_ns, release, take, view
-from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, play,
-                     point_margin, position_value, root_values, search_bytes, search_views,
-                     team_of)
+from .solver import MODEL_GREEDY, MODEL_MINIMAX, endgame_action, exact_worlds, play, point_margin
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
@@ -123,11 +98,8 @@ from .solver import (LEGAL_STRIDE, NO_HORIZON, WIN, copy_state, endgame_action, 
  P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION) = range(20)
 P_PEEK = 20     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
 P_PEEK_STOCK = 21   # peek: told the hands once at most this many cards are left to draw
-ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
-GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
 REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
-MODEL_MINIMAX, MODEL_GREEDY = 0, 1
 
 MAX_ITERATIONS = 1_000_000
 
@@ -145,16 +117,6 @@ _GREEDY_DEFAULTS = tuple(
     + [0.0] * (N_PARAMS - (len(_GREEDY_DEF.params) if _GREEDY_DEF else 0)))
 _RANDOM_SWAP_PROB = 0.5   # random play-outs accept a swap offer half the time
 
-_MAX_OBS = 32             # plays the inference reads at most (the latest first)
-_MAX_SINCE = 25           # a seat's plays from the first trick read on (history <= 24)
-# the fields of an observed play (Workspace.obs, _OBS_LEN int64 each)
-O_SEAT, O_CARD, O_TRICK = 0, 1, 2
-_OBS_LEN = 3
-# Workspace.infer_info: observed plays, the first trick read, draw rounds so far, and per
-# seat the number of its plays from the first trick read on
-I_N_OBS, I_FIRST, I_ROUNDS, I_N_SINCE = 0, 1, 2, 3
-_INFO_LEN = 3 + MAX_PLAYERS
-_CARRIED = MAX_HAND + _MAX_SINCE   # per seat: its hand slots, then those plays
 _MAX_PATH = 128           # actions in one deal (cards and swap answers) stay below this
 
 
@@ -238,22 +200,6 @@ class Tree(NamedTuple):
 
 
 @njit(cache=True, _nrt=False)
-def policy_move(rules, state, policy, epsilon, params, rng, legal, features):
-    """The move of the seat to act in ``state``, decided on its own view with ``policy``
-    (``ROLLOUT_*``) and ``params``; a greedy decision is replaced by a random one with
-    probability ``epsilon``. ``legal`` is scratch for the legal actions (the hand itself
-    when all of it may be played, :func:`~briscasim.engine.core.legal_view`) (jitted)."""
-    seat = state[S_TURN]
-    public = state[:PUBLIC_LEN]
-    hand = hand_of(rules, state, seat)
-    moves = legal_view(rules, state, seat, hand, legal, features)
-    sig = signals(rules, state, seat, features) if rules[R_SIGNALS] != 0 else 0
-    if policy == ROLLOUT_GREEDY and (epsilon == 0.0 or uniform(rng) >= epsilon):
-        return greedy_strategy(rules, public, hand, moves, seat, sig, params, rng, features)
-    return random_strategy(rules, public, hand, moves, seat, sig, params, rng)
-
-
-@njit(cache=True, _nrt=False)
 def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal, features):
     """Play ``state`` to the end, every seat moving by :func:`policy_move`, with
     ``own_epsilon`` for the seats of ``side`` and ``epsilon`` for the others (jitted)."""
@@ -261,352 +207,6 @@ def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, lega
         eps = own_epsilon if rules[R_SIDE + state[S_TURN]] == side else epsilon
         play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal, features),
              features)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _history_readable(rules):
-    """True if greedy's decisions in past tricks can be replayed from the order of play: it
-    then reads only the trick, the cards known, the cards left to draw and its hand (no
-    auction, race to a target, partner signals or cards shown)."""
-    return (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0) & (
-        rules[R_SIGNALS] == 0) & (rules[R_OPEN_HANDS] == 0) & (rules[R_STOCK_TOP_VISIBLE] == 0)
-
-
-@njit(cache=True, _nrt=False)
-def prepare_inference(rules, public, seat, history, ws):
-    """List the other sides' plays the inference reads, the latest first (at most
-    ``_MAX_OBS``): those of the current trick and, with ``history`` > 0, of as many completed
-    tricks before it (none from before a swap, nor when :func:`_history_readable` fails).
-    For each, a state is set up whose public part is rewound to just before it (the trick cut
-    there, the cards played since unseen again, the face-up card back on the table if it was
-    drawn since, the cards left to draw) and whose hidden part is ``ws.base``'s (the hand of
-    the seat that played goes in per world). Writes ``ws.obs``, ``ws.obs_state``,
-    ``ws.infer_info`` and, per
-    seat, its plays from the first trick read on (card and trick) into ``ws.since``; returns
-    the number of plays listed (jitted)."""
-    n = rules[R_PLAYERS]
-    trick_no = public[S_TRICK_NO]
-    current = public[S_TRICK_N] if public[S_PHASE] == PHASE_PLAY else 0
-    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
-    rounds = (start[S_TO_DRAW] - public[S_TO_DRAW]) // n   # after tricks 0 .. rounds - 1
-    first = trick_no
-    if history > 0 and _history_readable(rules):
-        first = max(trick_no - history, public[S_SWAP7_TRICK], public[S_SWAP2_TRICK], 0)
-        for t in range(trick_no - 1, first - 1, -1):
-            if public[S_PLAYS + t * n + n - 1] == NO_CARD:   # not logged (a built position)
-                first = t + 1
-                break
-    face_up = public[S_FACE_UP]
-    info = ws.infer_info
-    info[I_FIRST] = first
-    info[I_ROUNDS] = rounds
-    for x in range(n):
-        info[I_N_SINCE + x] = 0
-    k = 0
-    for i in range(trick_no * n + current - 1, first * n - 1, -1):
-        t = i // n
-        p = i - t * n
-        x, card = _play(public, i, trick_no, n)
-        if rules[R_SIDE + x] == rules[R_SIDE + seat]:
-            continue        # partners are not read: they need not play as greedy
-        j = x * _MAX_SINCE * 2 + info[I_N_SINCE + x] * 2
-        ws.since[j] = card
-        ws.since[j + 1] = t
-        info[I_N_SINCE + x] += 1
-        if k == _MAX_OBS:
-            continue
-        pub = ws.obs_state[k * STATE_LEN:(k + 1) * STATE_LEN]
-        for j in range(PUBLIC_LEN):
-            pub[j] = public[j]
-        for j in range(PUBLIC_LEN, STATE_LEN):
-            pub[j] = ws.base[j]
-        pub[S_PHASE] = PHASE_PLAY
-        pub[S_TRICK_NO] = t
-        pub[S_TRICK_N] = p
-        pub[S_TURN] = x
-        pub[S_TO_DRAW] = start[S_TO_DRAW] - n * min(t, rounds)
-        pub[S_LEADER] = _play(public, t * n, trick_no, n)[0]
-        for j in range(MAX_PLAYERS):
-            pub[S_TRICK + j] = _play(public, t * n + j, trick_no, n)[1] if j < p else NO_CARD
-        for j in range(i, trick_no * n + current):
-            # played since: unseen then, unless known to be in its player's hand (a card
-            # taken by a swap, the face-up card once drawn)
-            y, d = _play(public, j, trick_no, n)
-            pub[S_KNOWN + d] = y if _taken(public, d) | (d == face_up) else KNOWN_UNSEEN
-        if face_up >= 0 and t < rounds and public[S_KNOWN + face_up] != KNOWN_FACE_UP:
-            pub[S_KNOWN + face_up] = KNOWN_FACE_UP    # drawn in the last round, after t
-        o = k * _OBS_LEN
-        ws.obs[o + O_SEAT] = x
-        ws.obs[o + O_CARD] = card
-        ws.obs[o + O_TRICK] = t
-        k += 1
-    info[I_N_OBS] = k
-    return k
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _taken(public, card):
-    """True if ``card`` was taken from the table by a swap."""
-    return ((card == public[S_SWAP7_CARD]) & (public[S_SWAP7_SEAT] >= 0)) | (
-        (card == public[S_SWAP2_CARD]) & (public[S_SWAP2_SEAT] >= 0))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _play(public, i, trick_no, n):
-    """``(seat, card)`` of the ``i``-th card played in the deal: from the current trick once
-    ``i`` reaches it (always there, even in a position built without the order of play),
-    else from ``S_PLAYS``."""
-    if i >= trick_no * n:
-        j = i - trick_no * n
-        return np.int64((public[S_LEADER] + j) % n), np.int64(public[S_TRICK + j])
-    e = np.int64(public[S_PLAYS + i])
-    return e // PLAY_SEAT, e % PLAY_SEAT
-
-
-@njit(cache=True, _nrt=False)
-def _sample_arrivals(world, x, n_since, since, first, rounds, arrival, rng):
-    """When each card seat ``x`` has held from trick ``first`` on came into its hand: its hand
-    slots in ``world`` (``arrival[:MAX_HAND]``), then its ``n_since`` plays since (``since``:
-    card, trick). -1: held at trick ``first``; ``r``: drawn in the round after trick ``r``, one
-    card a round from ``first`` to ``rounds - 1``, each before the trick it was played to
-    (jitted).
-
-    Every order of the draws that fits is equally likely; the rounds are filled from the last
-    one back, each with a card drawn uniformly from those that fit, which draws the orders
-    uniformly (the cards that fit a round fit every earlier one). Public cards are placed:
-    the face-up card came in the last round, a card taken by a swap (before ``first``) before.
-    """
-    h = hand_base(x)
-    face_up = world[S_FACE_UP]
-    for i in range(MAX_HAND + n_since):
-        arrival[i] = -1
-    for r in range(rounds - 1, first - 1, -1):
-        m = 0
-        forced = -1
-        for i in range(MAX_HAND + n_since):
-            c, last = _carried(world, h, since, i)
-            if c == NO_CARD or arrival[i] != -1 or last <= r:
-                continue
-            if c == face_up and r == rounds - 1:
-                forced = i
-            if not _taken(world, c):    # a card taken by a swap came before
-                m += 1
-        if forced < 0:
-            if m == 0:
-                return                                 # no card fits: not this world
-            j = below(rng, m)
-            for i in range(MAX_HAND + n_since):
-                c, last = _carried(world, h, since, i)
-                if c == NO_CARD or arrival[i] != -1 or last <= r or _taken(world, c):
-                    continue
-                if j == 0:
-                    forced = i
-                    break
-                j -= 1
-        arrival[forced] = r
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _carried(world, h, since, i):
-    """``(card, trick it was played to)`` of entry ``i`` of :func:`_sample_arrivals`'s list:
-    a hand slot (never played yet: a trick past every other) or a play since."""
-    if i < MAX_HAND:
-        return np.int64(world[h + i]), np.int64(1 << 20)
-    j = (i - MAX_HAND) * 2
-    return since[j], since[j + 1]
-
-
-@njit(cache=True, _nrt=False)
-def world_weight(rules, world, infer, u, ws, rng, features=EVERY_FEATURE):
-    """Relative likelihood of ``world`` given the plays :func:`prepare_inference` listed: the
-    product over them of 1 if greedy, holding what its seat held then in this world, would
-    have played that card with some order of its hand, else ``infer``; the product stops
-    once it is at most ``u`` (jitted). Greedy plays the first of equally good cards, so the
-    card is put first in the hand: greedy plays it then exactly when some order would.
-
-    What the seat held at a play of an earlier trick: of its hand in the world and the cards
-    it has played since, those it already held. Which ones came in the draws since is drawn
-    by :func:`_sample_arrivals` (once per world and seat), so that a world is accepted with
-    its likelihood averaged over the orders of the draws.
-    """
-    obs, info, arrival = ws.obs, ws.infer_info, ws.arrival
-    trick_no = world[S_TRICK_NO]
-    sampled = 0
-    w = 1.0
-    for k in range(info[I_N_OBS]):
-        o = k * _OBS_LEN
-        x = obs[o + O_SEAT]
-        t = obs[o + O_TRICK]
-        n_since = info[I_N_SINCE + x]
-        since = ws.since[x * _MAX_SINCE * 2:(x + 1) * _MAX_SINCE * 2]
-        carried = arrival[x * _CARRIED:(x + 1) * _CARRIED]
-        if t < trick_no and (sampled >> x) & 1 == 0:
-            _sample_arrivals(world, x, n_since, since, info[I_FIRST], info[I_ROUNDS],
-                             carried, rng)
-            sampled |= 1 << x
-        before = ws.obs_state[k * STATE_LEN:(k + 1) * STATE_LEN]
-        if rules[R_SIGNALS] != 0:       # the partners' hands give the signals
-            for j in range(S_HANDS, S_HANDS + MAX_PLAYERS * MAX_HAND):
-                before[j] = world[j]
-        h = hand_base(x)
-        j = 0
-        for i in range(MAX_HAND + n_since):
-            c, last = _carried(world, h, since, i)
-            if c != NO_CARD and last >= t and (t == trick_no or carried[i] < t) and (
-                    j < MAX_HAND):
-                before[h + j] = c
-                j += 1
-        for i in range(j, MAX_HAND):
-            before[h + i] = NO_CARD
-        card = obs[o + O_CARD]
-        for i in range(1, j):
-            if before[h + i] == card:
-                before[h + i] = before[h]
-                before[h] = card
-        a = policy_move(rules, before, GREEDY, 0.0, ws.greedy_params, rng, ws.move_legal,
-                        features)
-        if a != card:
-            w *= infer
-            if w <= u:
-                break
-    return w
-
-
-@njit(cache=True, _nrt=False)
-def draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features=EVERY_FEATURE):
-    """Sample ``ws.world`` from the view prepared in ``ws``; with ``observed`` plays listed by
-    :func:`prepare_inference`, or with ``infer_auction < 1``, accept it with its
-    :func:`world_weight` times its :func:`auction_weight` (at most ``draws``
-    draws) (jitted)."""
-    sample_world(ws.base, ws.spec, rng, ws.world)
-    if observed > 0 or infer_auction < 1.0:
-        for _ in range(draws):
-            u = uniform(rng)
-            w = 1.0
-            if observed > 0:
-                w = world_weight(rules, ws.world, infer, u, ws, rng, features)
-            if infer_auction < 1.0 and w > u:
-                w *= auction_weight(rules, ws.world, infer_auction, ws.auction, ws.move_legal,
-                                    features)
-            if w > u:
-                break
-            sample_world(ws.base, ws.spec, rng, ws.world)
-
-
-@njit(cache=True, _nrt=False)
-def auction_weight(rules, world, infer, deal, legal, features=EVERY_FEATURE):
-    """Briscola Chiamata: 1 if greedy's bidding rule (:func:`~.bidding.contract_decision`),
-    bidding and calling for every seat on its hand as dealt in ``world`` (the cards it holds
-    there and those it played, ``S_PLAYS``), ends the auction as it ended: every seat's
-    latest bid, the seats that passed, the contract, the caller and the called card; else
-    ``infer`` (jitted). ``deal`` receives the auction played again, ``legal`` is scratch for
-    ``MAX_LEGAL_ANY`` actions.
-
-    Every seat but ``random`` and user strategies bids by that rule, so against such players
-    a world in which the auction would have gone otherwise is impossible."""
-    start = rules[R_START_STATE:R_START_STATE + START_STATE_SLOTS].view(np.int16)
-    for i in range(STATE_LEN):
-        deal[i] = start[i]
-    for i in range(S_HANDS, S_HANDS + MAX_PLAYERS * MAX_HAND):
-        deal[i] = world[i]
-    for i in range(N_CARD_IDS):
-        e = world[S_PLAYS + i]
-        if e == NO_CARD:
-            break
-        # a played card back into its hand (bids and calls do not depend on the order)
-        give(deal, e // PLAY_SEAT, e % PLAY_SEAT)
-    while deal[S_PHASE] >= PHASE_AUCTION:
-        seat = deal[S_TURN]
-        moves = legal[:legal_actions(rules, deal, legal, features)]
-        bid = contract_decision(rules, deal[:PUBLIC_LEN], hand_of(rules, deal, seat), moves)
-        step(rules, deal, bid, None, features)
-    same = ((deal[S_BID] == world[S_BID]) & (deal[S_CALLER] == world[S_CALLER])
-            & (deal[S_CALLED] == world[S_CALLED]) & (deal[S_PASSED] == world[S_PASSED]))
-    for s in range(rules[R_PLAYERS]):
-        same &= deal[S_SEAT_BIDS + s] == world[S_SEAT_BIDS + s]
-    return 1.0 if same else infer
-
-
-@njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws,
-                 features=EVERY_FEATURE):
-    """The action of best mean exact value (:func:`~.solver.root_values` to the end of the
-    deal) over ``n_worlds`` worlds drawn by :func:`draw_world`; with ``model`` ``MODEL_GREEDY``
-    a world's value of an action is its outcome against greedy's replies
-    (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
-    value (jitted)."""
-    per_action = aligned(8 * LEGAL_STRIDE)
-    block = take(search_bytes() + 3 * per_action)
-    memory = search_views(block, 0)
-    o = search_bytes()
-    actions = view(block, o, LEGAL_STRIDE, np.int64)
-    values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
-    total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
-    k = 0
-    for w in range(n_worlds):
-        draw_world(rules, ws, infer, observed, 1.0, draws, rng, features)
-        side = team_of(rules, ws.world, seat)
-        k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
-                        values, features)
-        if model == MODEL_GREEDY:
-            root = memory.stack[:STATE_LEN]
-            for i in range(k):
-                copy_state(root, ws.world)
-                play(rules, root, actions[i], features)
-                reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
-                                   features)
-                values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
-                                    else 0.0)
-        for i in range(k):
-            total[i] = values[i] if w == 0 else total[i] + values[i]
-    best = 0
-    for i in range(1, k):
-        if total[i] > total[best]:
-            best = i
-    a = actions[best]
-    release(block)
-    return a
-
-
-@njit(cache=True, _nrt=False)
-def best_reply(rules, search, side, params, legal_scratch, rng, features=EVERY_FEATURE):
-    """Value (:func:`~.solver.position_value`) for ``side`` of the state in ``search.stack``
-    row 0 when every other side plays greedy's move and ``side`` its best (an exhaustive
-    search over ``side``'s moves: greedy is deterministic). Row 0 is played on (jitted)."""
-    stack, legal, count, nxt, best = (search.stack, search.legal, search.count, search.nxt,
-                                      search.best)
-    ply = 0
-    value = 0.0
-    entering = True
-    while True:
-        if entering:
-            st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
-            while st[S_PHASE] != PHASE_OVER and team_of(rules, st, st[S_TURN]) != side:
-                play(rules, st, policy_move(rules, st, GREEDY, 0.0, params, rng,
-                                            legal_scratch, features), features)
-            if st[S_PHASE] == PHASE_OVER:
-                value = position_value(rules, st, side)
-                entering = False
-                continue
-            row = ply * LEGAL_STRIDE
-            count[ply] = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
-            best[ply] = -np.inf
-            nxt[ply] = 0
-        else:
-            if ply == 0:
-                return value
-            ply -= 1
-            if value > best[ply]:
-                best[ply] = value
-            if nxt[ply] == count[ply]:
-                value = best[ply]
-                continue
-        child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
-        copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
-        play(rules, child, np.int64(legal[ply * LEGAL_STRIDE + nxt[ply]]), features)
-        nxt[ply] += 1
-        ply += 1
-        entering = True
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -634,12 +234,13 @@ def _find_child(tree, node, a):
 
 
 @njit(cache=True, _nrt=False)
-def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth):
+def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth, resample):
     """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
-    ``len(tree.child)`` nodes at most); return ``(action, iterations run)``. ``truth`` is read
-    only by the cheating reference ``peek`` (``params[P_PEEK]`` > 0): the full state, whose
-    hands it places in every world once at most ``params[P_PEEK_STOCK]`` cards are left to
-    draw (jitted)."""
+    ``len(tree.child)`` nodes at most), drawing its worlds with ``resample``
+    (:func:`~.inference.draw_world`'s arguments); return ``(action, iterations run)``.
+    ``truth`` is read only by the cheating reference ``peek`` (``params[P_PEEK]`` > 0): the
+    full state, whose hands it places in every world once at most ``params[P_PEEK_STOCK]``
+    cards are left to draw (jitted)."""
     world, legal, path = ws.world, ws.legal, ws.path
     child, sibling, action, mover = tree.child, tree.sibling, tree.action, tree.mover
     visits, avail, value = tree.visits, tree.avail, tree.value
@@ -677,14 +278,14 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
     model = np.int64(params[P_EXACT_MODEL])
     if (model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and rules[R_PLAYERS] == 2
             and unique_world(ws.spec)):
-        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
+        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features, resample), 0
     if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
             and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
         return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, draws, model, rng, ws, features), 0
+                            observed, draws, model, rng, ws, features, resample), 0
     n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
     for j in range(n_worlds):
-        draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
+        resample(rules, ws, infer, observed, infer_auction, draws, rng, features)
         keep_world(ws.spec, world, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS])
     stock = first_stock_slot(ws.spec)
     child[0] = -1
@@ -701,7 +302,7 @@ def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, trut
                           world)
             redraw_stock(ws.spec, stock, rng, world)
         else:
-            draw_world(rules, ws, infer, observed, infer_auction, draws, rng, features)
+            resample(rules, ws, infer, observed, infer_auction, draws, rng, features)
         it += 1
         node = 0
         depth = 0
@@ -798,10 +399,10 @@ def _is_legal(legal, k, a):
 
 
 @njit(cache=True, _nrt=False)
-def run_search(rules, public, hand, seat, sig, params, rng, features, truth):
+def run_search(rules, public, hand, seat, sig, params, rng, features, truth, resample):
     """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
-    memory, search (``truth`` as :func:`search`'s), give the block back; return ``(action,
-    iterations run)`` (jitted)."""
+    memory, search (``truth`` and ``resample`` as :func:`search`'s), give the block back;
+    return ``(action, iterations run)`` (jitted)."""
     # one node per iteration, plus with others=greedy one per other seat's new move
     per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
     cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
@@ -814,11 +415,11 @@ def run_search(rules, public, hand, seat, sig, params, rng, features, truth):
     o_greedy = o_rollout + aligned(8 * N_PARAMS)
     o_path = o_greedy + aligned(8 * N_PARAMS)
     o_obs = o_path + aligned(4 * _MAX_PATH)
-    o_obs_state = o_obs + aligned(8 * _MAX_OBS * _OBS_LEN)
-    o_info = o_obs_state + aligned(2 * _MAX_OBS * STATE_LEN)
-    o_since = o_info + aligned(8 * _INFO_LEN)
-    o_arrival = o_since + aligned(8 * MAX_PLAYERS * _MAX_SINCE * 2)
-    o_auction = o_arrival + aligned(2 * MAX_PLAYERS * _CARRIED)
+    o_obs_state = o_obs + aligned(8 * MAX_OBS * OBS_LEN)
+    o_info = o_obs_state + aligned(2 * MAX_OBS * STATE_LEN)
+    o_since = o_info + aligned(8 * INFO_LEN)
+    o_arrival = o_since + aligned(8 * MAX_PLAYERS * MAX_SINCE * 2)
+    o_auction = o_arrival + aligned(2 * MAX_PLAYERS * CARRIED)
     kept = N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS]))
     o_worlds = o_auction + aligned(2 * STATE_LEN)
     o_scores = o_worlds + aligned(kept)
@@ -840,11 +441,11 @@ def run_search(rules, public, hand, seat, sig, params, rng, features, truth):
                    view(block, o_rollout, N_PARAMS, np.float64),
                    view(block, o_greedy, N_PARAMS, np.float64),
                    view(block, o_path, _MAX_PATH, np.int32),
-                   view(block, o_obs, _MAX_OBS * _OBS_LEN, np.int64),
-                   view(block, o_obs_state, _MAX_OBS * STATE_LEN, np.int16),
-                   view(block, o_info, _INFO_LEN, np.int64),
-                   view(block, o_since, MAX_PLAYERS * _MAX_SINCE * 2, np.int64),
-                   view(block, o_arrival, MAX_PLAYERS * _CARRIED, np.int16),
+                   view(block, o_obs, MAX_OBS * OBS_LEN, np.int64),
+                   view(block, o_obs_state, MAX_OBS * STATE_LEN, np.int16),
+                   view(block, o_info, INFO_LEN, np.int64),
+                   view(block, o_since, MAX_PLAYERS * MAX_SINCE * 2, np.int64),
+                   view(block, o_arrival, MAX_PLAYERS * CARRIED, np.int16),
                    view(block, o_auction, STATE_LEN, np.int16),
                    view(block, o_worlds, kept, np.int8),
                    view(block, o_scores, N_FEATURES, np.float64))
@@ -861,21 +462,23 @@ def run_search(rules, public, hand, seat, sig, params, rng, features, truth):
         ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
     if policy != ROLLOUT_GREEDY:
         ws.rollout_params[0] = _RANDOM_SWAP_PROB
-    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth)
+    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth,
+                   resample)
     release(block)
     return a, it
 
 
 @njit(cache=True, _nrt=False)
-def decide(rules, public, hand, legal, seat, signals, params, rng, features, truth):
-    """The move of the search (``truth`` as :func:`search`'s; jitted)."""
+def decide(rules, public, hand, legal, seat, signals, params, rng, features, truth, resample):
+    """The move of the search (``truth`` and ``resample`` as :func:`search`'s; jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
     if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
         a = endgame_action(rules, public, hand, seat, signals, rng, features)
         if a != NO_CARD:
             return a
-    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features, truth)
+    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features, truth,
+                      resample)
     return a
 
 
@@ -884,7 +487,23 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
                     features=EVERY_FEATURE):
     """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
-    return decide(rules, public, hand, legal, seat, signals, params, rng, features, public)
+    return decide(rules, public, hand, legal, seat, signals, params, rng, features, public,
+                  draw_world)
+
+
+def with_resampler(resample):
+    """ismcts drawing its worlds with ``resample`` instead of the inference's
+    :func:`~.inference.draw_world` (the hook, as OpenSpiel's ISMCTS takes a resampler): a
+    jitted function of the same arguments, ``(rules, ws, infer, observed, infer_auction,
+    draws, rng, features)``, that writes a world consistent with the seat's view into
+    ``ws.world`` (:mod:`~.inference`, module docstring). Returns the search as a strategy
+    function (:data:`~.api.STRATEGY_SIGNATURE`), for instance
+    ``register_strategy("my-ismcts", with_resampler(fn), DEFINITION.params)``."""
+    @njit(cache=True, _nrt=False)
+    def ismcts_resampled(rules, public, hand, legal, seat, signals, params, rng):
+        return decide(rules, public, hand, legal, seat, signals, params, rng, EVERY_FEATURE,
+                      public, resample)
+    return closure_cached(ismcts_resampled)
 
 
 DEFINITION = StrategyDef(

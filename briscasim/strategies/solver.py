@@ -28,6 +28,9 @@ The table is emptied when the working memory is set up (:func:`clear_table`); en
 one search stay valid for the next one on the same memory (other worlds, other root moves).
 
 User strategies call :func:`endgame_values` or :func:`endgame_action` with their own view.
+ISMCTS's exact search near the end (:func:`exact_worlds`) solves sampled worlds, the other
+side playing as the model ``MODEL_MINIMAX`` (a perfect player) or ``MODEL_GREEDY`` (greedy's
+moves, :func:`best_reply`).
 
 Every entry point takes ``features`` last (``F_*`` of :mod:`briscasim.engine.layout`, every
 feature by default): the rule features whose code the engine calls compile with. Passed as a
@@ -45,8 +48,11 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, MAX_LEGAL, NO_CARD, N_CARD_IDS
                              R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, S_CALLER, S_HOLDER,
                              S_PHASE, S_PLAYS, S_POINTS, S_N_TRICKS, S_TRICK_N,
                              S_TRICK_NO, S_TURN, S_WINNER, STATE_LEN)
+from .inference import GREEDY, policy_move
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
+
+MODEL_MINIMAX, MODEL_GREEDY = 0, 1   # the other side in the exact searches over worlds
 
 WIN = 1000.0
 MAX_PLY = 112        # plies in a deal: at most 48 cards and a swap answer per trick
@@ -441,3 +447,86 @@ def endgame_action(rules, public, hand, seat, signals, rng, features=EVERY_FEATU
     a = actions[best] if k > 0 else NO_CARD
     release(block)
     return a
+
+
+@njit(cache=True, _nrt=False)
+def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws, features,
+                 resample):
+    """The action of best mean exact value (:func:`root_values` to the end of the deal) over
+    ``n_worlds`` worlds drawn into ``ws.world`` by ``resample`` (ismcts's resampler,
+    :func:`~.inference.draw_world`'s arguments; ``ws`` its working memory); with ``model``
+    ``MODEL_GREEDY`` a world's value of an action is its outcome against greedy's replies
+    (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
+    value (jitted)."""
+    per_action = aligned(8 * LEGAL_STRIDE)
+    block = take(search_bytes() + 3 * per_action)
+    memory = search_views(block, 0)
+    o = search_bytes()
+    actions = view(block, o, LEGAL_STRIDE, np.int64)
+    values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
+    total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
+    k = 0
+    for w in range(n_worlds):
+        resample(rules, ws, infer, observed, 1.0, draws, rng, features)
+        side = team_of(rules, ws.world, seat)
+        k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
+                        values, features)
+        if model == MODEL_GREEDY:
+            root = memory.stack[:STATE_LEN]
+            for i in range(k):
+                copy_state(root, ws.world)
+                play(rules, root, actions[i], features)
+                reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
+                                   features)
+                values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
+                                    else 0.0)
+        for i in range(k):
+            total[i] = values[i] if w == 0 else total[i] + values[i]
+    best = 0
+    for i in range(1, k):
+        if total[i] > total[best]:
+            best = i
+    a = actions[best]
+    release(block)
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def best_reply(rules, search, side, params, legal_scratch, rng, features=EVERY_FEATURE):
+    """Value (:func:`position_value`) for ``side`` of the state in ``search.stack``
+    row 0 when every other side plays greedy's move and ``side`` its best (an exhaustive
+    search over ``side``'s moves: greedy is deterministic). Row 0 is played on (jitted)."""
+    stack, legal, count, nxt, best = (search.stack, search.legal, search.count, search.nxt,
+                                      search.best)
+    ply = 0
+    value = 0.0
+    entering = True
+    while True:
+        if entering:
+            st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
+            while st[S_PHASE] != PHASE_OVER and team_of(rules, st, st[S_TURN]) != side:
+                play(rules, st, policy_move(rules, st, GREEDY, 0.0, params, rng,
+                                            legal_scratch, features), features)
+            if st[S_PHASE] == PHASE_OVER:
+                value = position_value(rules, st, side)
+                entering = False
+                continue
+            row = ply * LEGAL_STRIDE
+            count[ply] = legal_actions(rules, st, legal[row:row + LEGAL_STRIDE], features)
+            best[ply] = -np.inf
+            nxt[ply] = 0
+        else:
+            if ply == 0:
+                return value
+            ply -= 1
+            if value > best[ply]:
+                best[ply] = value
+            if nxt[ply] == count[ply]:
+                value = best[ply]
+                continue
+        child = stack[(ply + 1) * STATE_LEN:(ply + 2) * STATE_LEN]
+        copy_state(child, stack[ply * STATE_LEN:(ply + 1) * STATE_LEN])
+        play(rules, child, np.int64(legal[ply * LEGAL_STRIDE + nxt[ply]]), features)
+        nxt[ply] += 1
+        ply += 1
+        entering = True
