@@ -31,16 +31,15 @@ from numba import njit
 
 from .engine.chiamata import bid_target, side_totals, trick_partner
 from .engine.core import legal_actions, signals, trick_winner_index
-from .engine.primitives import at, hand_base, holds
+from .engine.primitives import at, hand_of
 from .engine.layout import (
     DRAW, KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_LEGAL_ANY,
     MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_AUCTION,
-    PHASE_CALL, PHASE_OVER, PHASE_REOPEN, PHASE_SWAP, RAIS_HAND_SHIFT, R_AUCTION, R_HAND_SIZE,
+    PHASE_CALL, PHASE_OVER, PHASE_REOPEN, PHASE_SWAP, PUBLIC_LEN, RAIS_HAND_SHIFT, R_AUCTION,
     R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_SIDE, R_SIGNALS, RULES_LEN, SIGNALS_RAIS, STATE_LEN,
-    S_BID, S_BIDDER,
-    S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_PASSED, S_PHASE,
-    S_POINTS, S_SEAT_BIDS, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRICKS_WON, S_TRUMP,
-    S_TURN, S_WINNER, Block)
+    S_BID, S_BIDDER, S_CALLED, S_CALLER, S_GAME_POINTS, S_HOLDER, S_KNOWN, S_LEADER, S_PASSED,
+    S_PHASE, S_POINTS, S_SEAT_BIDS, S_TO_DRAW, S_TRICK, S_TRICK_N, S_TRICK_NO, S_TRICKS_WON,
+    S_TRUMP, S_TURN, S_WINNER, Block)
 from .errors import UserError
 
 OBSERVATION = Block("observation", "int8")
@@ -141,6 +140,15 @@ def check_reward(reward) -> None:
 def encode(rules, state, seat, out):
     """Write what ``seat`` may know of ``state`` into ``out`` (``OBSERVATION_LEN`` int8, the
     fields ``O_*``) (jitted). Reads the public state, the seat's hand and its signals only."""
+    sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
+    encode_view(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), seat, sig, out)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def encode_view(rules, public, hand, seat, sig, out):
+    """:func:`encode` from a strategy's arguments: the public state ``public``, the seat's
+    ``hand`` slots and the ``sig`` it receives (jitted)."""
+    state = public
     n = rules[R_PLAYERS]
     side = rules[at(R_SIDE + seat)]
     partners = np.int64(0)      # seats as bits: the seat's partners, its opponents
@@ -170,8 +178,8 @@ def encode(rules, state, seat, out):
     for c in range(N_CARD_IDS):
         k = np.int64(known[at(c)]) & 63
         out[at(O_OPPONENT_HOLDS + c)] = (opponents >> k) & 1
-    for i in range(rules[R_HAND_SIZE]):
-        c = state[at(hand_base(seat) + i)]
+    for i in range(hand.shape[0]):
+        c = hand[i]
         if c != NO_CARD:
             out[at(O_HAND + c)] = 1
             out[at(O_UNSEEN + c)] = 0
@@ -198,7 +206,6 @@ def encode(rules, state, seat, out):
         s -= n_sides if s >= n_sides else 0
         out[O_POINTS + i] = state[at(S_POINTS + s)] if i < n_sides else 0
         out[O_TRICKS_WON + i] = state[at(S_TRICKS_WON + s)] if i < n_sides else 0
-    sig = signals(rules, state, seat) if rules[R_SIGNALS] != 0 else 0
     for i in range(16):
         out[O_SIGNALS + i] = (sig >> i) & 1
     if rules[R_SIGNALS] == SIGNALS_RAIS:
@@ -207,14 +214,14 @@ def encode(rules, state, seat, out):
                 out[at(O_PARTNER_HOLDS + c)] = 1
                 out[at(O_UNSEEN + c)] = 0
     if rules[R_AUCTION] != 0:
-        _encode_chiamata(rules, state, seat, out)
+        _encode_chiamata(rules, state, hand, seat, out)
     else:
         for i in range(_CHIAMATA_AT, OBSERVATION_LEN):
             out[i] = 0
 
 
 @njit(cache=True, _nrt=False)
-def _encode_chiamata(rules, state, seat, out):
+def _encode_chiamata(rules, state, hand, seat, out):
     """The Briscola Chiamata fields of :func:`encode`: the public auction and call, whether
     the seat holds the called card, the partner once the called card is played."""
     n = rules[R_PLAYERS]
@@ -238,7 +245,9 @@ def _encode_chiamata(rules, state, seat, out):
     called = state[S_CALLED]
     if called >= 0:
         out[O_CALLED + called] = 1
-        out[O_HOLDS_CALLED] = holds(state, seat, called)
+        for c in hand:
+            if c == called:
+                out[O_HOLDS_CALLED] = 1
         partner = trick_partner(rules, state)
         if partner >= 0:
             partner -= seat

@@ -92,7 +92,7 @@ class Strategy:
 
 
 BUILTIN_MODULES = ("random", "greedy", "expert", "hoard", "counter", "ismcts", "pimc",
-                   "omniscient", "peek")
+                   "omniscient", "peek", "learned")
 """The modules of the built-in strategies (in :mod:`briscasim.strategies`), in the order
 ``briscasim strategies`` lists them; each ends with its ``DEFINITION``."""
 

@@ -1,0 +1,240 @@
+"""``learned``: a trained network (:mod:`.network`) playing from the seat's view.
+
+The seat's observation (:func:`~briscasim.envs.observation.encode_view`, what the learning
+environments hand a learner) goes through the network, and the legal action of highest
+value is played; with a single legal action the network is not asked. In Briscola Chiamata
+the network bids, calls and plays.
+
+The parameter ``model`` names a shipped model (``brisca-2``, ``chiamata-5``...: the files
+of ``briscasim/models``) or the path of a model file (``briscasim train`` writes them); by
+default the preset's own model, or for a preset without one the shipped model of a preset
+with as many players and the same kind of game (trick game or Briscola Chiamata). A model
+file is a small ``.npz`` (:func:`load_model`): the flat weights and their metadata (the
+format version, the observation layout it reads, the preset it was trained on, the widths
+of its layers, the weights' sha256). A model that does not fit the rules (another
+observation layout, a Chiamata model in a trick game or the reverse) is refused with one
+line.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..engine.layout import NO_CARD, N_ACTIONS
+from ..observation import OBSERVATION, OBSERVATION_LEN, encode_view
+from .network import (HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, float32_at,
+                      float32_scratch, hidden, int8_scratch)
+from .params import Param, StrategyDef, StrategyError
+
+FORMAT = "briscasim-learned"
+VERSION = 1
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+CHECKSUMS = MODELS_DIR / "SHA256SUMS"
+OBSERVATION_DIGEST = hashlib.sha256(OBSERVATION.table().encode()).hexdigest()[:16]
+"""A digest of the observation layout a model reads (its fields, offsets and meanings)."""
+
+# slots of the parameter row (written when a lineup is built for rules)
+P_MODEL = 0          # the weights' address (0: no model bound)
+
+
+class ModelParam(Param):
+    """The ``model`` parameter: a shipped model's name or a file's path, kept as text; its
+    slot is filled with the loaded weights' address by :func:`bind`."""
+
+    def parse(self, text: str, owner: str):
+        t = text.strip()
+        if not t:
+            raise StrategyError(f"{owner}: parameter {self.name} is empty; give a shipped "
+                                f"model ({', '.join(shipped_models()) or 'none'}) or a path")
+        return t
+
+    def encode(self, value) -> float:
+        return 0.0
+
+    def format(self, value) -> str:
+        return str(value)
+
+    def describe_type(self) -> str:
+        return "a shipped model's name or a model file's path"
+
+
+@dataclass(frozen=True)
+class Model:
+    """A loaded model: its flat float32 weights and metadata."""
+    weights: np.ndarray
+    meta: dict
+    source: str
+
+    def fits(self, rules) -> str | None:
+        """Why the model cannot play ``rules`` (a :class:`~briscasim.rules.Rules`), or None."""
+        if bool(self.meta["auction"]) != bool(rules.chiamata):
+            kind = "Briscola Chiamata" if self.meta["auction"] else "a trick game"
+            return (f"it was trained for {kind} ({self.meta['preset']}) and the rules are "
+                    f"{'Briscola Chiamata' if rules.chiamata else 'a trick game'}")
+        return None
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def shipped_checksums() -> dict[str, str]:
+    """The shipped model files' names and sha256, from ``briscasim/models/SHA256SUMS``."""
+    if not CHECKSUMS.exists():
+        return {}
+    out = {}
+    for line in CHECKSUMS.read_text().splitlines():
+        if line.strip():
+            digest, name = line.split()
+            out[name] = digest
+    return out
+
+
+def shipped_models() -> list[str]:
+    """The names of the shipped models (their presets)."""
+    return sorted(n.removesuffix(".npz") for n in shipped_checksums())
+
+
+def save_model(path, weights: np.ndarray, meta: dict) -> None:
+    """Write a model file: ``weights`` (flat float32) and ``meta`` (the format, version and
+    observation digest are added), through a temporary file renamed into place."""
+    import os
+    w = np.ascontiguousarray(weights, np.float32)
+    meta = dict(meta, format=FORMAT, version=VERSION, observation=OBSERVATION_DIGEST,
+                hidden=[HIDDEN1, HIDDEN2],
+                observation_len=OBSERVATION_LEN, n_actions=N_ACTIONS,
+                weights_sha256=hashlib.sha256(w.tobytes()).hexdigest())
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, weights=w, meta=np.array(json.dumps(meta, sort_keys=True)))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def load_model(path) -> Model:
+    """Read a model file; StrategyError (one line naming the file) if it is not a model
+    this version reads."""
+    path = Path(path)
+    bad = f"learned: model file {path}"
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            weights = np.ascontiguousarray(z["weights"], np.float32)
+            meta = json.loads(str(z["meta"]))
+    except FileNotFoundError:
+        raise StrategyError(f"{bad} does not exist") from None
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
+        raise StrategyError(f"{bad} is not a model file ({type(e).__name__}: {e})") from None
+    if meta.get("format") != FORMAT:
+        raise StrategyError(f"{bad} is not a {FORMAT} model")
+    if meta.get("version") != VERSION:
+        raise StrategyError(f"{bad} has format version {meta.get('version')}; this briscasim "
+                            f"reads version {VERSION}")
+    if meta.get("observation") != OBSERVATION_DIGEST or meta.get("n_actions") != N_ACTIONS:
+        raise StrategyError(f"{bad} reads another observation layout ({meta.get('observation')}"
+                            f", this briscasim's is {OBSERVATION_DIGEST}): train it again")
+    if list(meta.get("hidden", ())) != [HIDDEN1, HIDDEN2] or weights.shape != (WEIGHTS_LEN,):
+        raise StrategyError(f"{bad} holds {weights.size} weights in layers of "
+                            f"{meta.get('hidden')}; this briscasim's network has layers of "
+                            f"{HIDDEN1} and {HIDDEN2}, {WEIGHTS_LEN} weights")
+    if hashlib.sha256(weights.tobytes()).hexdigest() != meta.get("weights_sha256"):
+        raise StrategyError(f"{bad}: the weights do not match their sha256 (damaged file)")
+    if not np.isfinite(weights).all():
+        raise StrategyError(f"{bad} holds weights that are not finite numbers")
+    return Model(weights, meta, str(path))
+
+
+_LOADED: dict[str, Model] = {}
+_LOCK = threading.Lock()
+
+
+def model_for(rules, name: str = "auto") -> Model:
+    """The model ``name`` (``auto``, a shipped model or a path) for ``rules``, loaded once a
+    process and kept alive (the kernels hold its weights' address); StrategyError if none
+    fits."""
+    if name == "auto":
+        name = default_model(rules)
+    shipped = shipped_checksums()
+    path = MODELS_DIR / f"{name}.npz" if f"{name}.npz" in shipped else Path(name)
+    if f"{name}.npz" not in shipped and not path.suffix and not path.exists():
+        raise StrategyError(f"learned: model {name!r} is neither a shipped model ("
+                            f"{', '.join(shipped_models()) or 'none'}) nor a file")
+    key = str(path.resolve())
+    with _LOCK:
+        model = _LOADED.get(key)
+        if model is None:
+            model = _LOADED[key] = load_model(path)
+    why = model.fits(rules)
+    if why is not None:
+        raise StrategyError(f"learned: model {name} does not fit the rules {rules.name}: {why}")
+    return model
+
+
+def default_model(rules) -> str:
+    """The shipped model ``learned`` plays ``rules`` with: the preset's own, else one for as
+    many players and the same kind of game, else one of the same kind of game."""
+    names = shipped_models()
+    if rules.name in names:
+        return rules.name
+    metas = {n: _shipped_meta(n) for n in names}
+    same_kind = [n for n in names if bool(metas[n]["auction"]) == bool(rules.chiamata)]
+    same_players = [n for n in same_kind if metas[n]["players"] == rules.players]
+    pick = same_players or sorted(same_kind, key=lambda n: abs(metas[n]["players"]
+                                                               - rules.players))
+    if not pick:
+        raise StrategyError(f"learned: no shipped model plays {rules.name}; train one with "
+                            f"`briscasim train --preset ...` and give model=PATH")
+    return pick[0]
+
+
+def _shipped_meta(name: str) -> dict:
+    with np.load(MODELS_DIR / f"{name}.npz", allow_pickle=False) as z:
+        return json.loads(str(z["meta"]))
+
+
+def bind(rules, strategy):
+    """``strategy`` with its model for ``rules`` in its parameter row, if it is ``learned``
+    (the model loaded, checked and kept alive); any other strategy unchanged."""
+    model = model_for(rules, strategy.values.get("model", "auto"))
+    params = strategy.params.copy()
+    params[0, P_MODEL] = float(model.weights.ctypes.data)
+    return replace(strategy, params=params)
+
+
+@njit(cache=True, _nrt=False)
+def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
+    """The legal action of highest value under the network whose weights the parameter row
+    points to (jitted); ``NO_CARD`` (an illegal action the batch loop reports) if no model
+    was bound."""
+    if legal.shape[0] == 1:
+        return legal[0]
+    address = np.int64(params[P_MODEL])
+    if address == 0:
+        return NO_CARD
+    w = float32_at(address, WEIGHTS_LEN)
+    obs = int8_scratch(OBSERVATION_LEN)
+    a1 = float32_scratch(HIDDEN1)
+    a2 = float32_scratch(HIDDEN2)
+    encode_view(rules, public, hand, seat, signals, obs)
+    hidden(w, obs, a1, a2)
+    best = legal[0]
+    best_q = action_value(w, a2, best)
+    for i in range(1, legal.shape[0]):
+        q = action_value(w, a2, legal[i])
+        if q > best_q:
+            best, best_q = legal[i], q
+    return best
+
+
+DEFINITION = StrategyDef("learned", 10, (
+    ModelParam("model", str, "auto", doc="a shipped model (briscasim/models) or a model "
+               "file's path; auto: the preset's own, or a shipped one for as many players"),
+), "a trained network (briscasim train) playing the legal action of highest value",
+   fn=learned_strategy, bids=True, deterministic=True, bind=bind)
