@@ -37,12 +37,12 @@ CHIAMATA_PRESET = "chiamata-5"
 CHUNK = 32768
 
 
-def kernel_deals_per_second(spec: str, deals: int, repeats: int = 3,
+def kernel_deals_per_second(spec: str | list[str], deals: int, repeats: int = 3,
                             preset: str = BENCH_PRESET) -> float:
-    """Deals per second of ``spec`` against itself on ONE thread: the batch kernel plays
-    whole deals (shuffle included) in chunks of at most ``CHUNK``, reusing one scratch; the
-    fastest kernel that plays it (:func:`briscasim.batch.kernel_keys`), as runs play once
-    ``briscasim compile`` has compiled it."""
+    """Deals per second of ``spec`` (one for every seat, or one per seat) on ONE thread: the
+    batch kernel plays whole deals (shuffle included) in chunks of at most ``CHUNK``, reusing
+    one scratch; the fastest kernel that plays it (:func:`briscasim.batch.kernel_keys`), as
+    runs play once ``briscasim compile`` has compiled it."""
     rules = Rules.preset(preset)
     lineup = Lineup.build(rules, spec)
     shape, features = batch.kernel_keys(rules.match_kind, lineup.own_shape,
@@ -225,6 +225,9 @@ def run_bench(deals: int = 1_000_000, greedy_deals: int = 200_000, repeats: int 
         ("expert vs expert, one thread (kernel)",
          put("expert_deals_per_second", kernel_deals_per_second, "expert", greedy_deals,
              repeats)),
+        ("learned against greedy, one thread (kernel)",
+         put("learned_deals_per_second", kernel_deals_per_second, ["learned", "greedy"],
+             greedy_deals, repeats)),
         (f"random in Briscola Chiamata ({CHIAMATA_PRESET}, auction included), one thread",
          put("chiamata_random_deals_per_second", kernel_deals_per_second, "random", deals,
              repeats, preset=CHIAMATA_PRESET)),
@@ -340,6 +343,7 @@ def format_bench(d: dict) -> str:
         f"{rate(d['random_deals_per_second_all_cores'])} deals/s (scaling {d['scaling']:.2f}x)",
         f"greedy vs greedy, one thread:          {rate(d['greedy_deals_per_second'])} deals/s",
         f"expert vs expert, one thread:          {rate(d['expert_deals_per_second'])} deals/s",
+        f"learned vs greedy, one thread:         {rate(d['learned_deals_per_second'])} deals/s",
         f"chiamata-5 random, one thread:         "
         f"{rate(d['chiamata_random_deals_per_second'])} deals/s",
         f"chiamata-5 greedy, one thread:         "

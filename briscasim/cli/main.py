@@ -34,6 +34,7 @@ COMMANDS = {
                 "Compile every built-in lineup's kernels ahead of need (once)."),
     "analyze": ("briscasim.cli.analyze_cmd", "analyze", "Value every legal action of a position."),
     "play": ("briscasim.cli.play_cmd", "play", "Play a deal or a match in the terminal."),
+    "train": ("briscasim.cli.train_cmd", "train", "Train the learned player (the learn extra)."),
 }
 
 

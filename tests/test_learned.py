@@ -1,0 +1,129 @@
+"""The ``learned`` strategy: model files, their checks, the network in numba, and play."""
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from briscasim.engine import layout as L
+from briscasim.envs.observation import OBSERVATION_LEN, observe
+from briscasim.game import Deal
+from briscasim.rules import Rules
+from briscasim.simulate import Lineup, play_chunk
+from briscasim.strategies import learned
+from briscasim.strategies.network import WEIGHTS_LEN, forward_batch, layout
+from briscasim.strategies.registry import StrategyError
+
+
+def _model(path, seed=0, preset="brisca-2", **meta):
+    w = np.random.default_rng(seed).normal(0, 0.1, WEIGHTS_LEN).astype(np.float32)
+    rules = Rules.preset(preset)
+    learned.save_model(path, w, {"preset": preset, "players": rules.players,
+                                 "auction": rules.chiamata, **meta})
+    return w
+
+
+def test_shipped_models_match_their_checksums():
+    sums = learned.shipped_checksums()
+    assert {"brisca-2.npz", "briscola-2.npz", "brisca-4-pairs.npz", "brisca-3-remove2.npz",
+            "chiamata-5.npz"} <= set(sums)
+    for name, digest in sums.items():
+        path = learned.MODELS_DIR / name
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, name
+        assert path.stat().st_size <= 1_000_000
+        model = learned.load_model(path)
+        assert model.meta["preset"] == name.removesuffix(".npz")
+
+
+def test_default_model_is_the_presets_own_or_one_for_as_many_players():
+    assert learned.default_model(Rules.preset("brisca-2")) == "brisca-2"
+    assert learned.default_model(Rules.preset("chiamata-5-points")) == "chiamata-5"
+    assert learned.default_model(Rules.preset("brisca-3-hidden")) == "brisca-3-remove2"
+    assert learned.default_model(Rules.preset("briscola-4")) == "brisca-4-pairs"
+
+
+def test_a_model_file_is_checked(tmp_path):
+    path = tmp_path / "m.npz"
+    _model(path)
+    assert learned.load_model(path).weights.shape == (WEIGHTS_LEN,)
+    with pytest.raises(StrategyError, match="does not exist"):
+        learned.load_model(tmp_path / "none.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a model")
+    with pytest.raises(StrategyError, match="is not a model file"):
+        learned.load_model(tmp_path / "junk.npz")
+    with np.load(path) as z:
+        w, meta = z["weights"].copy(), json.loads(str(z["meta"]))
+    w[0] += 1
+    np.savez(tmp_path / "damaged.npz", weights=w, meta=np.array(json.dumps(meta)))
+    with pytest.raises(StrategyError, match="do not match their sha256"):
+        learned.load_model(tmp_path / "damaged.npz")
+    np.savez(tmp_path / "old.npz", weights=w, meta=np.array(json.dumps(
+        dict(meta, observation="0" * 16))))
+    with pytest.raises(StrategyError, match="another observation layout"):
+        learned.load_model(tmp_path / "old.npz")
+
+
+def test_a_model_that_does_not_fit_the_rules_is_refused(tmp_path):
+    path = tmp_path / "chiamata.npz"
+    _model(path, preset="chiamata-5")
+    with pytest.raises(StrategyError, match="does not fit the rules brisca-2"):
+        Lineup.build(Rules.preset("brisca-2"), f"learned:model={path}")
+    with pytest.raises(StrategyError, match="neither a shipped model"):
+        Lineup.build(Rules.preset("brisca-2"), "learned:model=nonesuch")
+
+
+def test_the_strategy_plays_the_legal_action_of_highest_value(tmp_path):
+    """Against the network's values computed for the observation the environments give."""
+    path = tmp_path / "m.npz"
+    w = _model(path, seed=3)
+    rules = Rules.preset("brisca-2")
+    r = rules.to_array()
+    lineup = Lineup.build(rules, f"learned:model={path}")
+    from briscasim.strategies.dispatch import decide_entry
+    from briscasim.engine.rng import new_stream
+    checked = 0
+    for i in range(20):
+        deal = Deal.from_seed(rules, 5, i)
+        while not deal.over:
+            seat = deal.turn
+            obs, mask = observe(r, deal.state, seat)
+            q = np.zeros((1, L.N_ACTIONS), np.float32)
+            forward_batch(w, obs[None], q, np.zeros(1, np.float32))
+            legal = np.flatnonzero(mask)
+            a = decide_entry(lineup.arrays(), r, deal.state, seat, seat, new_stream(1))
+            if len(legal) > 1:
+                assert a == legal[np.argmax(q[0, legal])]
+                checked += 1
+            deal.play(int(a))
+    assert checked > 500
+
+
+def test_the_sparse_network_equals_a_dense_forward_pass(tmp_path):
+    w = np.random.default_rng(1).normal(0, 0.1, WEIGHTS_LEN).astype(np.float32)
+    obs = np.random.default_rng(2).integers(0, 3, (16, OBSERVATION_LEN)).astype(np.int8)
+    q = np.zeros((16, L.N_ACTIONS), np.float32)
+    v = np.zeros(16, np.float32)
+    forward_batch(w, obs, q, v)
+    blocks = {k: w[o:o + n] for k, (o, n) in layout().items()}
+    from briscasim.strategies.network import HIDDEN1, HIDDEN2
+    h = np.maximum(obs @ blocks["w1"].reshape(OBSERVATION_LEN, HIDDEN1) + blocks["b1"], 0)
+    h = np.maximum(h @ blocks["w2"].reshape(HIDDEN2, HIDDEN1).T + blocks["b2"], 0)
+    np.testing.assert_allclose(q, h @ blocks["wq"].reshape(L.N_ACTIONS, HIDDEN2).T
+                               + blocks["bq"], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(v, h @ blocks["wv"] + blocks["bv"], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs", "chiamata-5"])
+def test_the_shipped_model_beats_random(preset):
+    """Each shipped model scores well above random's share against random (few deals: a
+    model that plays at random or worse fails by far)."""
+    rules = Rules.preset(preset)
+    n = rules.players
+    side = np.array(rules.side_of)
+    mine = (np.arange(n) == 0) if rules.chiamata else side == side[0]
+    rec = play_chunk(rules, Lineup.build(rules, ["learned" if m else "random" for m in mine]),
+                     11, 0, 200)
+    if rules.chiamata:
+        assert rec[:, L.REC_GAME_POINTS].mean() > 0.2
+    else:
+        assert (rec[:, L.REC_WINNER] == side[0]).mean() > 0.7
