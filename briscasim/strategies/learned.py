@@ -151,7 +151,7 @@ def load_model(path) -> Model:
     return Model(weights, meta, str(path))
 
 
-_LOADED: dict[str, Model] = {}
+_LOADED: dict[tuple, Model] = {}
 _LOCK = threading.Lock()
 
 
@@ -166,7 +166,11 @@ def model_for(rules, name: str = "auto") -> Model:
     if f"{name}.npz" not in shipped and not path.suffix and not path.exists():
         raise StrategyError(f"learned: model {name!r} is neither a shipped model ("
                             f"{', '.join(shipped_models()) or 'none'}) nor a file")
-    key = str(path.resolve())
+    try:
+        st = path.stat()
+    except OSError:
+        raise StrategyError(f"learned: model file {path} does not exist") from None
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)     # a file written again: reread
     with _LOCK:
         model = _LOADED.get(key)
         if model is None:
@@ -178,11 +182,13 @@ def model_for(rules, name: str = "auto") -> Model:
 
 
 def default_model(rules) -> str:
-    """The shipped model ``learned`` plays ``rules`` with: the preset's own, else one for as
-    many players and the same kind of game, else one of the same kind of game."""
+    """The shipped model ``learned`` plays ``rules`` with: the preset's own (with options
+    changed too), else one for as many players and the same kind of game, else the one of
+    the same kind of game for the nearest number of players."""
     names = shipped_models()
-    if rules.name in names:
-        return rules.name
+    base = rules.name.partition("+")[0]       # a preset with options changed: its own
+    if base in names:
+        return base
     metas = {n: _shipped_meta(n) for n in names}
     same_kind = [n for n in names if bool(metas[n]["auction"]) == bool(rules.chiamata)]
     same_players = [n for n in same_kind if metas[n]["players"] == rules.players]
