@@ -113,17 +113,12 @@ def test_the_sparse_network_equals_a_dense_forward_pass(tmp_path):
     np.testing.assert_allclose(v, h @ blocks["wv"] + blocks["bv"], rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs", "chiamata-5"])
+@pytest.mark.parametrize("preset", ["brisca-2", "briscola-2"])
 def test_the_shipped_model_beats_random(preset):
-    """Each shipped model scores well above random's share against random (few deals: a
-    model that plays at random or worse fails by far)."""
+    """The shipped two-player models win well over half their deals against random (a model
+    that plays at random, or a network read wrongly, wins about half)."""
     rules = Rules.preset(preset)
-    n = rules.players
-    side = np.array(rules.side_of)
-    mine = (np.arange(n) == 0) if rules.chiamata else side == side[0]
-    rec = play_chunk(rules, Lineup.build(rules, ["learned" if m else "random" for m in mine]),
-                     11, 0, 200)
-    if rules.chiamata:
-        assert rec[:, L.REC_GAME_POINTS].mean() > 0.2
-    else:
-        assert (rec[:, L.REC_WINNER] == side[0]).mean() > 0.7
+    rec = play_chunk(rules, Lineup.build(rules, ["learned", "random"]), 11, 0, 400, rotations=2)
+    won = np.where(np.arange(len(rec)) % 2 == 0, rec[:, L.REC_WINNER] == 0,
+                   rec[:, L.REC_WINNER] == 1)
+    assert won.mean() > 0.6

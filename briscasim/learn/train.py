@@ -210,7 +210,7 @@ def duplicate_score(rules, a: str, b: str, deals: int, seed: int) -> tuple[float
     """A's mean score against B over ``deals`` duplicate deals (A holding the first seat's
     side, B the others; in Briscola Chiamata A one seat, scored in game points), with its
     95% interval."""
-    from ..analysis.stats import mean_ci
+    from ..stats import mean_ci
     from ..engine import layout as L
     from ..simulate import Lineup, play_chunk
     n = rules.players
