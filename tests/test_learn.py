@@ -3,7 +3,7 @@ import csv
 
 import numpy as np
 
-from briscasim.envs.observation import OBSERVATION_LEN
+from briscasim.observation import OBSERVATION_LEN
 from briscasim.learn import train
 from briscasim.learn.train import apply, export, init_params, input_scale
 from briscasim.strategies.learned import load_model

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from briscasim.engine import layout as L
-from briscasim.envs.observation import OBSERVATION_LEN, observe
+from briscasim.observation import OBSERVATION_LEN, observe
 from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.simulate import Lineup, play_chunk
