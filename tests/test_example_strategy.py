@@ -24,7 +24,7 @@ def test_from_the_command_line(examples):
         "simulate", "--preset", "brisca-2", "--strategy", "last_word:last_word:min_points=4",
         "--strategy", "random", "--duplicate", "--deals", "2000", "--seed", "1", "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     rate = {s["strategy"]: s["win_rate"] for s in out["by_strategy"]}
     assert rate["last_word:last_word:min_points=4"] > 0.6       # it beats random
 

@@ -18,6 +18,7 @@ play_chunk(rules, Lineup.build(rules, ["ismcts:iterations=20", "greedy"]), 1, 0,
 play_chunk(rules, Lineup.build(rules, ["pimc:worlds=2", "omniscient"]), 1, 0, 2)
 print(batch.compiled_kernels(), sorted(dispatch._SEARCH_DECIDERS))
 print(dispatch.EVERY_SHAPE)
+print(dispatch.HAS['random'])
 """
 
 
@@ -27,10 +28,10 @@ def test_kernels_compile_on_first_use_only():
     out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     # random deals: the deal kernel for random lineups alone
-    assert out[0] == f"[('deal', 1, {EVERY_FEATURE})] []"
+    assert out[0] == f"[('deal', {out[3]}, {EVERY_FEATURE})] []"
     # lineups of other shapes share the kernel of every shape, with one search slot for
     # every search strategy
-    assert out[1] == (f"[('deal', 1, {EVERY_FEATURE}), ('deal', {out[2]}, {EVERY_FEATURE})] "
+    assert out[1] == (f"[('deal', {out[3]}, {EVERY_FEATURE}), ('deal', {out[2]}, {EVERY_FEATURE})] "
                       f"[{EVERY_FEATURE}]")
 
 

@@ -57,8 +57,8 @@ def test_choice_parameters_are_indices():
 def _sample_value(p, rng):
     if p.type is bool:
         return bool(rng.integers(2))
-    if p.type is str:
-        return p.choices[rng.integers(len(p.choices))]
+    if p.type is str:     # a choice, or free text such as learned's model (its default)
+        return p.choices[rng.integers(len(p.choices))] if p.choices else p.default
     lo = p.low if p.low is not None else -5
     hi = p.high if p.high is not None else lo + 100
     if p.type is int:

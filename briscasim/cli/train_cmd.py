@@ -6,13 +6,14 @@ import click
 
 from ..errors import UserError
 from . import HELP_OPTIONS
+from .options import Finite
 
 
 @click.command(context_settings=HELP_OPTIONS)
 @click.option("--preset", default="brisca-2", show_default=True, help="Rule preset to learn.")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="The model's folder: model.npz, curve.csv, curve.png, checkpoint.npz.")
-@click.option("--minutes", type=float, default=None,
+@click.option("--minutes", type=Finite(above=0), default=None,
               help="Wall time to train for (stops after the iteration it ends in).")
 @click.option("--iterations", type=int, default=None,
               help="Iterations to reach (counted from the start of the training).")

@@ -33,10 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis.compare import duplicate_scores
 from ..engine.layout import N_ACTIONS
+from ..envs.vector import VectorEnv
 from ..observation import OBSERVATION, OBSERVATION_LEN
 from ..errors import UserError
 from ..rules import Rules
+from ..stats import mean_ci
 from ..strategies.learned import load_model, save_model
 from ..strategies.network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, forward_batch, layout
 
@@ -156,7 +159,6 @@ def _play_group(rules, cfg, it, g, weights, acting, opponent=None, agent_seats=N
     """Play one deal in every row of group ``g``; return the samples ``(obs, action,
     target)`` of the network's decisions (of ``agent_seats`` when another player holds the
     others: ``opponent`` in the kernel, or the ``past`` weights acting for them)."""
-    from ..envs.vector import VectorEnv
     n = cfg.envs
     reward = "outcome" if rules.chiamata else "margin"
     kwargs = {} if opponent is None else {"opponent": opponent, "agent_seats": agent_seats}
@@ -207,28 +209,10 @@ def _agent_seats(rules, it: int) -> tuple[int, ...]:
 # ---- evaluation -----------------------------------------------------------------------
 
 def duplicate_score(rules, a: str, b: str, deals: int, seed: int) -> tuple[float, float, float]:
-    """A's mean score against B over ``deals`` duplicate deals (A holding the first seat's
-    side, B the others; in Briscola Chiamata A one seat, scored in game points), with its
-    95% interval."""
-    from ..stats import mean_ci
-    from ..engine import layout as L
-    from ..simulate import Lineup, play_chunk
-    n = rules.players
-    side = np.asarray(rules.side_of)
-    mine = (np.arange(n) == 0) if rules.chiamata else side == side[0]
-    rec = play_chunk(rules, Lineup.build(rules, [a if m else b for m in mine]), seed, 0,
-                     deals, rotations=n).reshape(deals, n, -1).astype(np.int64)
-    a_seat = -np.arange(n) % n        # rotation r seats lineup entry 0 at seat -r mod n
-    if rules.chiamata:
-        per_deal = rec[:, np.arange(n), L.REC_GAME_POINTS + a_seat].mean(axis=1)
-    else:
-        n_sides = int(side.max()) + 1
-        points = rec[:, :, L.REC_POINTS:L.REC_POINTS + n_sides]
-        a_points = points[:, np.arange(n), side[a_seat]]
-        winner = rec[:, :, L.REC_WINNER]
-        drawn = (winner == L.DRAW) & (a_points == points.max(axis=2))
-        per_deal = ((winner == side[a_seat]) + 0.5 * drawn).mean(axis=1)
-    s = mean_ci(per_deal)
+    """A's mean score against B over ``deals`` duplicate deals, with its 95% interval
+    (:func:`briscasim.analysis.compare.duplicate_scores`: A holds the first seat's side, B
+    the others; in Briscola Chiamata A one seat, scored in game points)."""
+    s = mean_ci(duplicate_scores(rules, a, b, deals, seed)[0])
     return s.mean, s.lo, s.hi
 
 
