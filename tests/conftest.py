@@ -1,4 +1,5 @@
-"""Shared test set-up: the helper modules (``deckbuild``, ``repo_scripts``, ``chartcheck``)
+"""Shared test set-up: the helper modules (``deckbuild``, ``repo_scripts``, ``chartcheck``,
+``command_line``)
 importable from every test file."""
 import pathlib
 import sys

@@ -4,11 +4,12 @@ in a pipe, a notice while the engine compiles."""
 import pytest
 from click.shell_completion import ShellComplete
 
-from briscasim.cli.main import COMMANDS, cli, main
+from briscasim.cli.main import COMMANDS, cli
 from briscasim.errors import UserError
 from briscasim.experiments.spec import load_spec
 from briscasim.limits import MAX_CELLS, MAX_DEALS
 from briscasim.rules import PRESETS, Rules, RulesError
+from command_line import run
 from doc_pages import runnable_command_lines
 
 class Result:
@@ -20,15 +21,7 @@ class Result:
 def briscasim(capsys):
     """The command line, in this process (as the console script runs it, without starting
     an interpreter for each call: test_cli_replay checks the console script itself)."""
-    def call(*args):
-        try:
-            main([str(a) for a in args])
-            code = 0
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        return Result(code, out.out, out.err)
-    return call
+    return lambda *args: Result(*run(capsys, *args))
 
 
 def one_line_error(r, *words):

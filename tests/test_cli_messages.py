@@ -2,20 +2,14 @@
 deal, a pass at the Chiamata call, names given with --all."""
 import pytest
 
-from briscasim.cli.main import main
 from briscasim.game import Deal
+from command_line import run
 
 
 @pytest.fixture
 def briscasim(capsys):
-    def call(*args):
-        try:
-            main([str(a) for a in args])
-            code = 0
-        except SystemExit as e:
-            code = e.code
-        return code, capsys.readouterr().err
-    return call
+    """The command line in this process: ``(exit status, stderr)``."""
+    return lambda *args: run(capsys, *args)[::2]
 
 
 def one_line(result, *words):

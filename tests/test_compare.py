@@ -6,19 +6,9 @@ import numpy as np
 import pytest
 
 from briscasim.analysis.compare import compare, duplicate_scores
-from briscasim.cli.main import main
 from briscasim.rules import Rules
 from briscasim.simulate import simulate
-
-
-def run(capsys, *args):
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from command_line import run
 
 
 def test_the_json_gives_both_scores_and_the_paired_difference(capsys):

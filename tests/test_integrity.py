@@ -17,6 +17,7 @@ from briscasim.errors import UserError
 from briscasim.experiments import report, runner
 from briscasim.experiments.runner import JOURNAL, LOCK, MANIFEST, TMP_DIR, chunk_path, run
 from briscasim.experiments.spec import load_spec
+from command_line import run as run_cli
 
 SPEC = """
 name = "trust"
@@ -37,13 +38,7 @@ CLI = [sys.executable, "-c", "from briscasim.cli.main import main; main()"]
 
 def briscasim(capsys, *args):
     """The command line in this process: (exit status, stderr)."""
-    from briscasim.cli.main import main
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    return code, capsys.readouterr().err
+    return run_cli(capsys, *args)[::2]
 
 
 @pytest.fixture(scope="module")

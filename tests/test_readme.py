@@ -10,7 +10,7 @@ has its links checked; its code is the record of its date and is not run."""
 import pytest
 
 import doc_pages
-from briscasim.cli.main import main
+from command_line import run
 
 PYTHON = [(page, info, code) for page in doc_pages.PAGES
           for info, code in doc_pages.blocks(page) if info.split()[:1] == ["python"]]
@@ -23,14 +23,7 @@ COMMANDS = [(page, argv) for page in doc_pages.PAGES
 @pytest.fixture
 def briscasim(capsys):
     """The command line in this process: ``(exit status, stderr)``."""
-    def call(*args):
-        try:
-            main([str(a) for a in args])
-            code = 0
-        except SystemExit as e:
-            code = e.code
-        return code, capsys.readouterr().err
-    return call
+    return lambda *args: run(capsys, *args)[::2]
 
 
 def _id(page, item):
