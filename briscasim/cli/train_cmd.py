@@ -12,7 +12,8 @@ from .options import Finite
 @click.command(context_settings=HELP_OPTIONS)
 @click.option("--preset", default="brisca-2", show_default=True, help="Rule preset to learn.")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
-              help="The model's folder: model.npz, curve.csv, curve.png, checkpoint.npz.")
+              help="The model's folder: model.npz, curve.csv, curve.png and .svg, "
+              "checkpoint.npz.")
 @click.option("--minutes", type=Finite(above=0), default=None,
               help="Wall time to train for (stops after the iteration it ends in).")
 @click.option("--iterations", type=int, default=None,

@@ -18,15 +18,15 @@ them), so a training stopped and resumed from its checkpoint gives the same weig
 run straight through, and the same seed and thread count give the same model. Every
 ``eval_every`` iterations the model is written, scored against greedy and expert on
 duplicate deals (through the numba ``learned`` strategy, as any run plays it), a row per
-opponent is added to the learning curve (``curve.csv``, ``curve.png``), and the checkpoint
-is written (temporary file, fsync, rename: a kill -9 leaves the last one whole).
+opponent is added to the learning curve (``curve.csv``, ``curve.png`` and ``.svg``), and the
+checkpoint is written (temporary file, fsync, rename: a kill -9 leaves the last one whole).
 """
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
-import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -36,6 +36,8 @@ import numpy as np
 from ..analysis.compare import duplicate_scores
 from ..engine.layout import N_ACTIONS
 from ..envs.vector import VectorEnv
+from ..experiments import style
+from ..files import write_atomic
 from ..observation import OBSERVATION, OBSERVATION_LEN
 from ..errors import UserError
 from ..rules import Rules
@@ -218,27 +220,13 @@ def duplicate_score(rules, a: str, b: str, deals: int, seed: int) -> tuple[float
 
 # ---- the checkpoint -------------------------------------------------------------------
 
-def _write_atomic(path: Path, write) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        write(f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _save_checkpoint(path: Path, cfg, it, samples, minutes, params, opt_state, pool):
     import jax
     leaves = jax.tree_util.tree_leaves((params, opt_state))
     arrays = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
     state = {"config": asdict(cfg), "iteration": it, "samples": samples, "minutes": minutes,
              "pool": pool}
-    _write_atomic(path, lambda f: np.savez(f, state=np.array(json.dumps(state)), **arrays))
+    write_atomic(path, lambda f: np.savez(f, state=np.array(json.dumps(state)), **arrays))
 
 
 def _load_checkpoint(path: Path, params, opt_state):
@@ -261,42 +249,37 @@ CURVE_FIELDS = ("iteration", "samples", "minutes", "opponent", "deals", "score",
 
 def _write_curve(out: Path, rows: list[dict], preset: str) -> None:
     def write_csv(f):
-        import io
         text = io.StringIO()
         w = csv.DictWriter(text, CURVE_FIELDS)
         w.writeheader()
         w.writerows(rows)
         f.write(text.getvalue().encode())
-    _write_atomic(out / "curve.csv", write_csv)
+    write_atomic(out / "curve.csv", write_csv)
     _plot_curve(out, rows, preset)
 
 
 def _plot_curve(out: Path, rows: list[dict], preset: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for opponent, color in zip(sorted({r["opponent"] for r in rows}), ("C0", "C1", "C2")):
-        rs = [r for r in rows if r["opponent"] == opponent]
-        for ax, key in zip(axes, ("samples", "minutes")):
-            x = np.array([r[key] for r in rs], float)
-            y = np.array([r["score"] for r in rs], float)
-            ax.fill_between(x, [r["lo"] for r in rs], [r["hi"] for r in rs], color=color,
-                            alpha=0.2, linewidth=0)
-            ax.plot(x, y, color=color, label=f"against {opponent}")
-    axes[0].set_xlabel("decisions trained on")
-    axes[1].set_xlabel("minutes of training")
-    axes[0].set_ylabel("game points a deal" if Rules.preset(preset).chiamata
-                       else "score (wins + draws / 2)")
-    for ax in axes:
-        ax.grid(alpha=0.3)
-    axes[0].legend(loc="lower right")
-    fig.suptitle(f"learned, {preset}: score on duplicate deals (95% intervals)")
-    fig.tight_layout()
-    path = out / "curve.png"
-    fig.savefig(path.with_name("curve.tmp.png"), dpi=100)
-    plt.close(fig)
-    os.replace(path.with_name("curve.tmp.png"), path)
+    """``curve.png`` and ``curve.svg``: the score against each opponent with its 95% interval,
+    against the decisions trained on and against the minutes of training."""
+    with style.style():
+        fig, axes = style.figure(1, 2, sharey=True)
+        for i, opponent in enumerate(sorted({r["opponent"] for r in rows})):
+            rs = [r for r in rows if r["opponent"] == opponent]
+            colour = style.series(i)["color"]
+            for ax, key, unit in zip(axes[0], ("samples", "minutes"), (1e6, 1)):
+                x = np.array([r[key] for r in rs], float) / unit
+                ax.fill_between(x, [r["lo"] for r in rs], [r["hi"] for r in rs],
+                                color=colour, alpha=0.2, linewidth=0,
+                                label=f"95% interval against {opponent}")
+                ax.plot(x, [r["score"] for r in rs], color=colour, label=f"against {opponent}")
+        axes[0, 0].set_xlabel("decisions trained on (millions)")
+        axes[0, 1].set_xlabel("minutes of training")
+        axes[0, 0].set_ylabel("game points a deal" if Rules.preset(preset).chiamata
+                              else "score (wins + draws / 2)")
+        style.title(fig, f"How strong does the learned player of {preset} grow as it "
+                         "trains? Its score on duplicate deals")
+        style.legend(fig)
+        style.save(fig, out / "curve")
 
 
 # ---- the loop -------------------------------------------------------------------------
@@ -308,7 +291,8 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
     or up to ``iterations`` iterations (whichever comes first; at least one of them), from
     the checkpoint there with ``resume``. ``settings`` are :class:`TrainConfig`'s. Writes
     ``model.npz`` (the model, for ``learned:model=out/model.npz``), ``curve.csv``,
-    ``curve.png``, ``checkpoint.npz`` and the past checkpoints' models in ``pool/``."""
+    ``curve.png`` and ``.svg``, ``checkpoint.npz`` and the past checkpoints' models in
+    ``pool/``."""
     try:
         import jax
         import optax

@@ -27,10 +27,11 @@ import numpy as np
 from numba import njit
 
 from ..engine.layout import NO_CARD, N_ACTIONS
+from ..files import write_atomic
 from ..observation import OBSERVATION, OBSERVATION_LEN, encode_view
-from .network import (HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, float32_at,
-                      float32_scratch, hidden, int8_scratch)
+from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, hidden
 from .params import Param, StrategyDef, StrategyError
+from .scratch import stack, view
 
 FORMAT = "briscasim-learned"
 VERSION = 1
@@ -104,19 +105,13 @@ def shipped_models() -> list[str]:
 def save_model(path, weights: np.ndarray, meta: dict) -> None:
     """Write a model file: ``weights`` (flat float32) and ``meta`` (the format, version and
     observation digest are added), through a temporary file renamed into place."""
-    import os
     w = np.ascontiguousarray(weights, np.float32)
     meta = dict(meta, format=FORMAT, version=VERSION, observation=OBSERVATION_DIGEST,
                 hidden=[HIDDEN1, HIDDEN2],
                 observation_len=OBSERVATION_LEN, n_actions=N_ACTIONS,
                 weights_sha256=hashlib.sha256(w.tobytes()).hexdigest())
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez(f, weights=w, meta=np.array(json.dumps(meta, sort_keys=True)))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    write_atomic(path, lambda f: np.savez(f, weights=w,
+                                          meta=np.array(json.dumps(meta, sort_keys=True))))
 
 
 def load_model(path) -> Model:
@@ -224,10 +219,10 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     address = np.int64(params[P_MODEL])
     if address == 0:
         return NO_CARD
-    w = float32_at(address, WEIGHTS_LEN)
-    obs = int8_scratch(OBSERVATION_LEN)
-    a1 = float32_scratch(HIDDEN1)
-    a2 = float32_scratch(HIDDEN2)
+    w = view(address, 0, WEIGHTS_LEN, np.float32)
+    obs = stack(OBSERVATION_LEN, np.int8)
+    a1 = stack(HIDDEN1, np.float32)
+    a2 = stack(HIDDEN2, np.float32)
     encode_view(rules, public, hand, seat, signals, obs)
     hidden(w, obs, a1, a2)
     best = legal[0]

@@ -13,10 +13,7 @@ kernels reach by its address in the strategy's parameter row: nothing of a model
 in, so any model file loads at run time and the numba cache stays valid.
 """
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
+from numba import njit
 
 from ..engine.primitives import at
 from ..engine.layout import N_ACTIONS
@@ -47,65 +44,8 @@ def layout() -> dict[str, tuple[int, int]]:
 
 WEIGHTS_LEN = sum(n for _, n in layout().values())
 """Length of the flat weight array."""
-_B1 = OBSERVATION_LEN * HIDDEN1
-_W2 = _B1 + HIDDEN1
-_B2 = _W2 + HIDDEN2 * HIDDEN1
-_WQ = _B2 + HIDDEN2
-_BQ = _WQ + N_ACTIONS * HIDDEN2
-_WV = _BQ + N_ACTIONS
-_BV = _WV + HIDDEN2
-assert _BV + 1 == WEIGHTS_LEN
-
-
-@intrinsic
-def float32_at(typingctx, address, n):
-    """A 1-d float32 array of ``n`` items at the memory ``address`` (an int64), without
-    ownership (jitted intrinsic)."""
-    arrty = types.Array(types.float32, 1, "C")
-    sig = arrty(address, n)
-
-    def codegen(context, builder, signature, args):
-        address, n = args
-        ary = context.make_array(arrty)(context, builder)
-        ptr = builder.inttoptr(address, ary.data.type)
-        populate_array(ary, data=ptr, shape=[n], strides=[ir.Constant(n.type, 4)],
-                       itemsize=ir.Constant(n.type, 4), meminfo=None)
-        return ary._getvalue()
-    return sig, codegen
-
-
-@intrinsic
-def int8_scratch(typingctx, n):
-    """A stack array of ``n`` int8, live until the calling function returns (jitted
-    intrinsic; call it outside loops and from a function that is not inlined)."""
-    arrty = types.Array(types.int8, 1, "C")
-    sig = arrty(n)
-
-    def codegen(context, builder, signature, args):
-        (n,) = args
-        ary = context.make_array(arrty)(context, builder)
-        ptr = builder.alloca(ir.IntType(8), size=n)
-        populate_array(ary, data=ptr, shape=[n], strides=[ir.Constant(n.type, 1)],
-                       itemsize=ir.Constant(n.type, 1), meminfo=None)
-        return ary._getvalue()
-    return sig, codegen
-
-
-@intrinsic
-def float32_scratch(typingctx, n):
-    """A stack array of ``n`` float32, live until the calling function returns (jitted
-    intrinsic)."""
-    arrty = types.Array(types.float32, 1, "C")
-    sig = arrty(n)
-
-    def codegen(context, builder, signature, args):
-        (n,) = args
-        ary = context.make_array(arrty)(context, builder)
-        ptr = builder.alloca(ir.FloatType(), size=n)
-        populate_array(ary, data=ptr, shape=[n], strides=[ir.Constant(n.type, 4)],
-                       itemsize=ir.Constant(n.type, 4), meminfo=None)
-        return ary._getvalue()
-    return sig, codegen
+_B1, _W2, _B2, _WQ, _BQ, _WV, _BV = (layout()[k][0] for k in ("b1", "w2", "b2", "wq", "bq",
+                                                                 "wv", "bv"))
 
 
 @njit(cache=True, _nrt=False, fastmath=True)

@@ -40,7 +40,8 @@ def release(typingctx, ptr):
 @intrinsic
 def view(typingctx, ptr, offset, n, dtype):
     """A 1-d C-contiguous array of ``n`` items of ``dtype`` starting ``offset`` bytes into the
-    block ``ptr``; no ownership (jitted intrinsic)."""
+    block ``ptr`` (a pointer, or a memory address as an integer); no ownership (jitted
+    intrinsic)."""
     arrty = types.Array(dtype.dtype, 1, "C")
     sig = arrty(ptr, offset, n, dtype)
 
@@ -48,8 +49,31 @@ def view(typingctx, ptr, offset, n, dtype):
         ptr, offset, n, _ = args
         ary = context.make_array(arrty)(context, builder)
         itemsize = context.get_abi_sizeof(context.get_data_type(arrty.dtype))
-        addr = builder.gep(builder.bitcast(ptr, ir.IntType(8).as_pointer()), [offset])
+        byte_ptr = ir.IntType(8).as_pointer()
+        base = (builder.inttoptr(ptr, byte_ptr) if isinstance(signature.args[0], types.Integer)
+                else builder.bitcast(ptr, byte_ptr))
+        addr = builder.gep(base, [offset])
         populate_array(ary, data=builder.bitcast(addr, ary.data.type), shape=[n],
+                       strides=[ir.Constant(n.type, itemsize)],
+                       itemsize=ir.Constant(n.type, itemsize), meminfo=None)
+        return ary._getvalue()
+    return sig, codegen
+
+
+@intrinsic
+def stack(typingctx, n, dtype):
+    """A 1-d array of ``n`` items of ``dtype`` on the stack, live until the calling function
+    returns; no ownership (jitted intrinsic; call it outside loops, from a function that is
+    not inlined)."""
+    arrty = types.Array(dtype.dtype, 1, "C")
+    sig = arrty(n, dtype)
+
+    def codegen(context, builder, signature, args):
+        n, _ = args
+        ary = context.make_array(arrty)(context, builder)
+        item = context.get_data_type(arrty.dtype)
+        itemsize = context.get_abi_sizeof(item)
+        populate_array(ary, data=builder.alloca(item, size=n), shape=[n],
                        strides=[ir.Constant(n.type, itemsize)],
                        itemsize=ir.Constant(n.type, itemsize), meminfo=None)
         return ary._getvalue()
