@@ -29,7 +29,6 @@ from .rules import Rules
 from .simulate import play_chunk, simulate
 from .strategies.api import N_PARAMS
 from .strategies.dispatch import search_features
-from .strategies.inference import draw_world
 from .strategies.ismcts import DEFINITION as ISMCTS, run_search
 
 BENCH_PRESET = "brisca-2"
@@ -275,7 +274,7 @@ def _ismcts_bench(features):
                 s = seats[i]
                 sig = signals(rules, st, s, features) if rules[R_SIGNALS] != 0 else 0
                 _, it = run_search(rules, st[:PUBLIC_LEN], hand_of(rules, st, s), s, sig, params,
-                                   rng, features, st, draw_world)
+                                   rng, features, st)
                 total += it
             return total
         _ISMCTS_BENCHES[features] = bench

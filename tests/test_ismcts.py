@@ -318,7 +318,7 @@ def test_time_budget_stops_the_search():
     v = deal.view(0)
     rng = new_stream(3)
     a, it = M.run_search(r, v.public, v.hand, 0, 0, _params(10_000_000, time_budget=0.02),
-                         rng, L.EVERY_FEATURE, v.public, F.draw_world)
+                         rng, L.EVERY_FEATURE, v.public)
     assert a in deal.legal_actions()
     assert 0 < it < 10_000_000
 
@@ -479,3 +479,12 @@ def test_inference_accuracy_script_prints_a_share_per_setting(capsys):
     for row, (name, *_) in zip(rows, script.SETTINGS):
         shares = [float(x) for x in row[len(name):].split() if x != "-"]
         assert row.startswith(name) and shares and all(0 <= x <= 1 for x in shares)
+
+
+def test_the_search_is_cached_as_every_kernel():
+    """The resampler is a constant of the search's code, never a function passed down as a
+    value (which numba cannot cache: every run would compile the search anew)."""
+    from briscasim.jit import compiled
+    kernel = compiled(dispatch.search_decider(L.EVERY_FEATURE), dispatch.SEARCH_SIGNATURE)
+    assert kernel.overloads and all(not c.library.has_dynamic_globals
+                                    for c in kernel.overloads.values())

@@ -233,157 +233,6 @@ def _find_child(tree, node, a):
     return c
 
 
-@njit(cache=True, _nrt=False)
-def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth, resample):
-    """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
-    ``len(tree.child)`` nodes at most), drawing its worlds with ``resample``
-    (:func:`~.inference.draw_world`'s arguments); return ``(action, iterations run)``.
-    ``truth`` is read only by the cheating reference ``peek`` (``params[P_PEEK]`` > 0): the
-    full state, whose hands it places in every world once at most ``params[P_PEEK_STOCK]``
-    cards are left to draw (jitted)."""
-    world, legal, path = ws.world, ws.legal, ws.path
-    child, sibling, action, mover = tree.child, tree.sibling, tree.action, tree.mover
-    visits, avail, value = tree.visits, tree.avail, tree.value
-    iterations = np.int64(params[P_ITERATIONS])
-    budget_ns = np.int64(params[P_TIME_BUDGET] * 1e9)
-    c_explore = params[P_EXPLORATION]
-    policy = np.int64(params[P_ROLLOUT])
-    kind = np.int64(params[P_REWARD])
-    others = params[P_OTHERS] == OTHERS_GREEDY
-    others_eps = params[P_OTHERS_EPSILON]
-    infer = params[P_INFER]
-    draws = np.int64(params[P_DRAWS])
-    own_eps = params[P_OWN_EPSILON]
-    side = rules[R_SIDE + seat]
-    # the auction is read only where the search holds its code (every feature)
-    infer_auction = (params[P_INFER_AUCTION] if features & F_AUCTION and rules[R_AUCTION] != 0
-                     else 1.0)
-    capacity = child.shape[0]
-    total = deal_points(rules)
-    lam = params[P_EVALUATION]
-    # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
-    # deals with a trump and no duty to follow suit
-    evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
-                & (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0)
-                & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST) & (rules[R_NO_TRUMP] == 0)
-                & (rules[R_FOLLOW_SUIT] == 0))
-    peek = np.int64(params[P_PEEK]) if public[S_TO_DRAW] <= params[P_PEEK_STOCK] else 0
-    prepare_worlds(rules, public, hand, seat, 0 if peek & REVEAL_PARTNERS else sig, ws.base,
-                   ws.spec)
-    if peek != 0:
-        reveal(rules, truth, seat, peek, ws.base, ws.spec)
-    observed = 0
-    if infer < 1.0 and peek & REVEAL_OTHERS == 0:
-        observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
-    model = np.int64(params[P_EXACT_MODEL])
-    if (model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and rules[R_PLAYERS] == 2
-            and unique_world(ws.spec)):
-        return exact_worlds(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features, resample), 0
-    if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
-            and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
-        return exact_worlds(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
-                            observed, draws, model, rng, ws, features, resample), 0
-    n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
-    for j in range(n_worlds):
-        resample(rules, ws, infer, observed, infer_auction, draws, rng, features)
-        keep_world(ws.spec, world, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS])
-    stock = first_stock_slot(ws.spec)
-    child[0] = -1
-    visits[0] = 0
-    n_nodes = 1
-    start = monotonic_ns() if budget_ns > 0 else 0
-    it = 0
-    while it < iterations:
-        if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
-            break
-        if n_worlds > 0:
-            j = it % n_worlds
-            restore_world(ws.base, ws.spec, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS],
-                          world)
-            redraw_stock(ws.spec, stock, rng, world)
-        else:
-            resample(rules, ws, infer, observed, infer_auction, draws, rng, features)
-        it += 1
-        node = 0
-        depth = 0
-        while world[S_PHASE] != PHASE_OVER:
-            to_move = world[S_TURN]
-            if others and to_move != seat:
-                # another seat moves greedily on its sampled hand: follow (or add) the child
-                a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
-                                ws.move_legal, features)
-                play(rules, world, a, features)
-                c = _find_child(tree, node, a)
-                if c < 0:
-                    if n_nodes >= capacity:
-                        break
-                    c = _add_child(tree, node, n_nodes, a, to_move, 0)
-                    n_nodes += 1
-                node = c
-                depth += 1
-                path[depth] = node
-                continue
-            k = legal_actions(rules, world, legal, features)
-            # count availability of the existing children; move untried actions to the front
-            n_untried = 0
-            for i in range(k):
-                a = legal[i]
-                c = _find_child(tree, node, a)
-                if c >= 0:
-                    avail[c] += 1
-                else:
-                    legal[i] = legal[n_untried]
-                    legal[n_untried] = a
-                    n_untried += 1
-            if n_untried > 0:
-                a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
-                play(rules, world, a, features)
-                if n_nodes < capacity:
-                    c = _add_child(tree, node, n_nodes, a, to_move, 1)
-                    n_nodes += 1
-                    depth += 1
-                    path[depth] = c
-                break
-            best = -1
-            best_score = -1.0
-            c = child[node]
-            while c >= 0:
-                if _is_legal(legal, k, action[c]):
-                    score = (value[c] / visits[c]
-                             + c_explore * math.sqrt(math.log(avail[c]) / visits[c]))
-                    if score > best_score:
-                        best_score = score
-                        best = c
-                c = sibling[c]
-            play(rules, world, np.int64(action[best]), features)
-            node = best
-            depth += 1
-            path[depth] = node
-        rewards = ws.rewards
-        weight = lam if evaluate and world[S_PHASE] != PHASE_OVER else 0.0
-        chance = win_chance(rules, world, side, total, ws.scores) if weight > 0.0 else 0.0
-        if weight < 1.0:
-            play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
-                     ws.rollout_params, rng, ws.move_legal, features)
-            side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
-            chance = weight * chance + (1.0 - weight) * rewards[side]
-        if weight > 0.0:
-            for s in range(rules[R_N_SIDES]):
-                rewards[s] = chance if s == side else 1.0 - chance
-        visits[0] += 1
-        for d in range(1, depth + 1):
-            c = path[d]
-            visits[c] += 1
-            value[c] += rewards[rules[R_SIDE + mover[c]]]
-    best = -1
-    c = child[0]
-    while c >= 0:
-        if best < 0 or visits[c] > visits[best]:
-            best = c
-        c = sibling[c]
-    return np.int64(action[best]), it
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def _kept_worlds(params, iterations):
     """Worlds drawn once per move (``worlds``, at most one per iteration)."""
@@ -398,88 +247,262 @@ def _is_legal(legal, k, a):
     return False
 
 
-@njit(cache=True, _nrt=False)
-def run_search(rules, public, hand, seat, sig, params, rng, features, truth, resample):
-    """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
-    memory, search (``truth`` and ``resample`` as :func:`search`'s), give the block back;
-    return ``(action, iterations run)`` (jitted)."""
-    # one node per iteration, plus with others=greedy one per other seat's new move
-    per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
-    cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
-    o_world = aligned(2 * STATE_LEN)
-    o_spec = o_world + aligned(2 * STATE_LEN)
-    o_legal = o_spec + aligned(8 * SPEC_LEN)
-    o_move_legal = o_legal + aligned(8 * MAX_LEGAL)
-    o_rewards = o_move_legal + aligned(2 * MAX_LEGAL_ANY)
-    o_rollout = o_rewards + aligned(8 * MAX_SIDES)
-    o_greedy = o_rollout + aligned(8 * N_PARAMS)
-    o_path = o_greedy + aligned(8 * N_PARAMS)
-    o_obs = o_path + aligned(4 * _MAX_PATH)
-    o_obs_state = o_obs + aligned(8 * MAX_OBS * OBS_LEN)
-    o_info = o_obs_state + aligned(2 * MAX_OBS * STATE_LEN)
-    o_since = o_info + aligned(8 * INFO_LEN)
-    o_arrival = o_since + aligned(8 * MAX_PLAYERS * MAX_SINCE * 2)
-    o_auction = o_arrival + aligned(2 * MAX_PLAYERS * CARRIED)
-    kept = N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS]))
-    o_worlds = o_auction + aligned(2 * STATE_LEN)
-    o_scores = o_worlds + aligned(kept)
-    o_child = o_scores + aligned(8 * N_FEATURES)
-    o_sibling = o_child + aligned(4 * cap)
-    o_visits = o_sibling + aligned(4 * cap)
-    o_avail = o_visits + aligned(4 * cap)
-    o_value = o_avail + aligned(4 * cap)
-    o_action = o_value + aligned(8 * cap)
-    o_mover = o_action + aligned(cap)
-    size = o_mover + aligned(cap)
-    block = take(size)
-    ws = Workspace(view(block, 0, STATE_LEN, np.int16),
-                   view(block, o_spec, SPEC_LEN, np.int64),
-                   view(block, o_world, STATE_LEN, np.int16),
-                   view(block, o_legal, MAX_LEGAL, np.int16),
-                   view(block, o_move_legal, MAX_LEGAL_ANY, np.int16),
-                   view(block, o_rewards, MAX_SIDES, np.float64),
-                   view(block, o_rollout, N_PARAMS, np.float64),
-                   view(block, o_greedy, N_PARAMS, np.float64),
-                   view(block, o_path, _MAX_PATH, np.int32),
-                   view(block, o_obs, MAX_OBS * OBS_LEN, np.int64),
-                   view(block, o_obs_state, MAX_OBS * STATE_LEN, np.int16),
-                   view(block, o_info, INFO_LEN, np.int64),
-                   view(block, o_since, MAX_PLAYERS * MAX_SINCE * 2, np.int64),
-                   view(block, o_arrival, MAX_PLAYERS * CARRIED, np.int16),
-                   view(block, o_auction, STATE_LEN, np.int16),
-                   view(block, o_worlds, kept, np.int8),
-                   view(block, o_scores, N_FEATURES, np.float64))
-    tree = Tree(view(block, o_child, cap, np.int32),
-                view(block, o_sibling, cap, np.int32),
-                view(block, o_action, cap, np.int8),
-                view(block, o_mover, cap, np.int8),
-                view(block, o_visits, cap, np.int32),
-                view(block, o_avail, cap, np.int32),
-                view(block, o_value, cap, np.float64))
-    policy = np.int64(params[P_ROLLOUT])
-    for i in range(N_PARAMS):
-        ws.rollout_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY else 0.0
-        ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
-    if policy != ROLLOUT_GREEDY:
-        ws.rollout_params[0] = _RANDOM_SWAP_PROB
-    a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth,
-                   resample)
-    release(block)
-    return a, it
+def searches(resample) -> "Searches":
+    """The search's jitted functions drawing its worlds with ``resample`` (a jitted function
+    of :func:`~.inference.draw_world`'s arguments that writes a world consistent with the
+    seat's view into ``ws.world``), made once per resampler: the resampler is a constant of
+    the code it is called from, never a value passed down, so that numba caches the search
+    as it caches every kernel."""
+    if resample in _SEARCHES:
+        return _SEARCHES[resample]
+    exact = exact_worlds(resample)
+
+    @njit(cache=True, _nrt=False)
+    def search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth):
+        """Run the search in the :class:`Workspace` ``ws`` and the :class:`Tree` ``tree`` (of
+        ``len(tree.child)`` nodes at most), drawing its worlds with ``resample``
+        (:func:`~.inference.draw_world`'s arguments); return ``(action, iterations run)``.
+        ``truth`` is read only by the cheating reference ``peek`` (``params[P_PEEK]`` > 0): the
+        full state, whose hands it places in every world once at most ``params[P_PEEK_STOCK]``
+        cards are left to draw (jitted)."""
+        world, legal, path = ws.world, ws.legal, ws.path
+        child, sibling, action, mover = tree.child, tree.sibling, tree.action, tree.mover
+        visits, avail, value = tree.visits, tree.avail, tree.value
+        iterations = np.int64(params[P_ITERATIONS])
+        budget_ns = np.int64(params[P_TIME_BUDGET] * 1e9)
+        c_explore = params[P_EXPLORATION]
+        policy = np.int64(params[P_ROLLOUT])
+        kind = np.int64(params[P_REWARD])
+        others = params[P_OTHERS] == OTHERS_GREEDY
+        others_eps = params[P_OTHERS_EPSILON]
+        infer = params[P_INFER]
+        draws = np.int64(params[P_DRAWS])
+        own_eps = params[P_OWN_EPSILON]
+        side = rules[R_SIDE + seat]
+        # the auction is read only where the search holds its code (every feature)
+        infer_auction = (params[P_INFER_AUCTION] if features & F_AUCTION and rules[R_AUCTION] != 0
+                         else 1.0)
+        capacity = child.shape[0]
+        total = deal_points(rules)
+        lam = params[P_EVALUATION]
+        # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
+        # deals with a trump and no duty to follow suit
+        evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
+                    & (rules[R_AUCTION] == 0) & (rules[R_TARGET_POINTS] == 0)
+                    & (rules[R_OBJECTIVE] != OBJECTIVE_FEWEST) & (rules[R_NO_TRUMP] == 0)
+                    & (rules[R_FOLLOW_SUIT] == 0))
+        peek = np.int64(params[P_PEEK]) if public[S_TO_DRAW] <= params[P_PEEK_STOCK] else 0
+        prepare_worlds(rules, public, hand, seat, 0 if peek & REVEAL_PARTNERS else sig, ws.base,
+                       ws.spec)
+        if peek != 0:
+            reveal(rules, truth, seat, peek, ws.base, ws.spec)
+        observed = 0
+        if infer < 1.0 and peek & REVEAL_OTHERS == 0:
+            observed = prepare_inference(rules, public, seat, np.int64(params[P_HISTORY]), ws)
+        model = np.int64(params[P_EXACT_MODEL])
+        if (model == MODEL_GREEDY and params[P_EXACT_ENDGAME] != 0 and rules[R_PLAYERS] == 2
+                and unique_world(ws.spec)):
+            return exact(rules, seat, 1, 1.0, 0, 1, model, rng, ws, features), 0
+        if (rules[R_PLAYERS] == 2 and public[S_PHASE] == PHASE_PLAY
+                and public[S_TO_DRAW] <= params[P_EXACT_STOCK]):
+            return exact(rules, seat, max(np.int64(params[P_EXACT_WORLDS]), 1), infer,
+                                observed, draws, model, rng, ws, features), 0
+        n_worlds = _kept_worlds(params, iterations) if observed > 0 or infer_auction < 1.0 else 0
+        for j in range(n_worlds):
+            resample(rules, ws, infer, observed, infer_auction, draws, rng, features)
+            keep_world(ws.spec, world, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS])
+        stock = first_stock_slot(ws.spec)
+        child[0] = -1
+        visits[0] = 0
+        n_nodes = 1
+        start = monotonic_ns() if budget_ns > 0 else 0
+        it = 0
+        while it < iterations:
+            if budget_ns > 0 and (it & 63) == 63 and monotonic_ns() - start > budget_ns:
+                break
+            if n_worlds > 0:
+                j = it % n_worlds
+                restore_world(ws.base, ws.spec, ws.worlds[j * N_CARD_IDS:(j + 1) * N_CARD_IDS],
+                              world)
+                redraw_stock(ws.spec, stock, rng, world)
+            else:
+                resample(rules, ws, infer, observed, infer_auction, draws, rng, features)
+            it += 1
+            node = 0
+            depth = 0
+            while world[S_PHASE] != PHASE_OVER:
+                to_move = world[S_TURN]
+                if others and to_move != seat:
+                    # another seat moves greedily on its sampled hand: follow (or add) the child
+                    a = policy_move(rules, world, GREEDY, others_eps, ws.greedy_params, rng,
+                                    ws.move_legal, features)
+                    play(rules, world, a, features)
+                    c = _find_child(tree, node, a)
+                    if c < 0:
+                        if n_nodes >= capacity:
+                            break
+                        c = _add_child(tree, node, n_nodes, a, to_move, 0)
+                        n_nodes += 1
+                    node = c
+                    depth += 1
+                    path[depth] = node
+                    continue
+                k = legal_actions(rules, world, legal, features)
+                # count availability of the existing children; move untried actions to the front
+                n_untried = 0
+                for i in range(k):
+                    a = legal[i]
+                    c = _find_child(tree, node, a)
+                    if c >= 0:
+                        avail[c] += 1
+                    else:
+                        legal[i] = legal[n_untried]
+                        legal[n_untried] = a
+                        n_untried += 1
+                if n_untried > 0:
+                    a = legal[0] if n_untried == 1 else legal[below(rng, n_untried)]
+                    play(rules, world, a, features)
+                    if n_nodes < capacity:
+                        c = _add_child(tree, node, n_nodes, a, to_move, 1)
+                        n_nodes += 1
+                        depth += 1
+                        path[depth] = c
+                    break
+                best = -1
+                best_score = -1.0
+                c = child[node]
+                while c >= 0:
+                    if _is_legal(legal, k, action[c]):
+                        score = (value[c] / visits[c]
+                                 + c_explore * math.sqrt(math.log(avail[c]) / visits[c]))
+                        if score > best_score:
+                            best_score = score
+                            best = c
+                    c = sibling[c]
+                play(rules, world, np.int64(action[best]), features)
+                node = best
+                depth += 1
+                path[depth] = node
+            rewards = ws.rewards
+            weight = lam if evaluate and world[S_PHASE] != PHASE_OVER else 0.0
+            chance = win_chance(rules, world, side, total, ws.scores) if weight > 0.0 else 0.0
+            if weight < 1.0:
+                play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
+                         ws.rollout_params, rng, ws.move_legal, features)
+                side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
+                chance = weight * chance + (1.0 - weight) * rewards[side]
+            if weight > 0.0:
+                for s in range(rules[R_N_SIDES]):
+                    rewards[s] = chance if s == side else 1.0 - chance
+            visits[0] += 1
+            for d in range(1, depth + 1):
+                c = path[d]
+                visits[c] += 1
+                value[c] += rewards[rules[R_SIDE + mover[c]]]
+        best = -1
+        c = child[0]
+        while c >= 0:
+            if best < 0 or visits[c] > visits[best]:
+                best = c
+            c = sibling[c]
+        return np.int64(action[best]), it
+
+    @njit(cache=True, _nrt=False)
+    def run_search(rules, public, hand, seat, sig, params, rng, features, truth):
+        """Take the search's :class:`Workspace` and :class:`Tree` from one block of scratch
+        memory, search (``truth`` as :func:`search`'s), give the block back;
+        return ``(action, iterations run)`` (jitted)."""
+        # one node per iteration, plus with others=greedy one per other seat's new move
+        per_iteration = rules[R_PLAYERS] if params[P_OTHERS] == OTHERS_GREEDY else 1
+        cap = (np.int64(params[P_ITERATIONS]) + 1) * per_iteration
+        o_world = aligned(2 * STATE_LEN)
+        o_spec = o_world + aligned(2 * STATE_LEN)
+        o_legal = o_spec + aligned(8 * SPEC_LEN)
+        o_move_legal = o_legal + aligned(8 * MAX_LEGAL)
+        o_rewards = o_move_legal + aligned(2 * MAX_LEGAL_ANY)
+        o_rollout = o_rewards + aligned(8 * MAX_SIDES)
+        o_greedy = o_rollout + aligned(8 * N_PARAMS)
+        o_path = o_greedy + aligned(8 * N_PARAMS)
+        o_obs = o_path + aligned(4 * _MAX_PATH)
+        o_obs_state = o_obs + aligned(8 * MAX_OBS * OBS_LEN)
+        o_info = o_obs_state + aligned(2 * MAX_OBS * STATE_LEN)
+        o_since = o_info + aligned(8 * INFO_LEN)
+        o_arrival = o_since + aligned(8 * MAX_PLAYERS * MAX_SINCE * 2)
+        o_auction = o_arrival + aligned(2 * MAX_PLAYERS * CARRIED)
+        kept = N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS]))
+        o_worlds = o_auction + aligned(2 * STATE_LEN)
+        o_scores = o_worlds + aligned(kept)
+        o_child = o_scores + aligned(8 * N_FEATURES)
+        o_sibling = o_child + aligned(4 * cap)
+        o_visits = o_sibling + aligned(4 * cap)
+        o_avail = o_visits + aligned(4 * cap)
+        o_value = o_avail + aligned(4 * cap)
+        o_action = o_value + aligned(8 * cap)
+        o_mover = o_action + aligned(cap)
+        size = o_mover + aligned(cap)
+        block = take(size)
+        ws = Workspace(view(block, 0, STATE_LEN, np.int16),
+                       view(block, o_spec, SPEC_LEN, np.int64),
+                       view(block, o_world, STATE_LEN, np.int16),
+                       view(block, o_legal, MAX_LEGAL, np.int16),
+                       view(block, o_move_legal, MAX_LEGAL_ANY, np.int16),
+                       view(block, o_rewards, MAX_SIDES, np.float64),
+                       view(block, o_rollout, N_PARAMS, np.float64),
+                       view(block, o_greedy, N_PARAMS, np.float64),
+                       view(block, o_path, _MAX_PATH, np.int32),
+                       view(block, o_obs, MAX_OBS * OBS_LEN, np.int64),
+                       view(block, o_obs_state, MAX_OBS * STATE_LEN, np.int16),
+                       view(block, o_info, INFO_LEN, np.int64),
+                       view(block, o_since, MAX_PLAYERS * MAX_SINCE * 2, np.int64),
+                       view(block, o_arrival, MAX_PLAYERS * CARRIED, np.int16),
+                       view(block, o_auction, STATE_LEN, np.int16),
+                       view(block, o_worlds, kept, np.int8),
+                       view(block, o_scores, N_FEATURES, np.float64))
+        tree = Tree(view(block, o_child, cap, np.int32),
+                    view(block, o_sibling, cap, np.int32),
+                    view(block, o_action, cap, np.int8),
+                    view(block, o_mover, cap, np.int8),
+                    view(block, o_visits, cap, np.int32),
+                    view(block, o_avail, cap, np.int32),
+                    view(block, o_value, cap, np.float64))
+        policy = np.int64(params[P_ROLLOUT])
+        for i in range(N_PARAMS):
+            ws.rollout_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY else 0.0
+            ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
+        if policy != ROLLOUT_GREEDY:
+            ws.rollout_params[0] = _RANDOM_SWAP_PROB
+        a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth)
+        release(block)
+        return a, it
 
 
-@njit(cache=True, _nrt=False)
-def decide(rules, public, hand, legal, seat, signals, params, rng, features, truth, resample):
-    """The move of the search (``truth`` and ``resample`` as :func:`search`'s; jitted)."""
-    if legal.shape[0] == 1:
-        return legal[0]
-    if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
-        a = endgame_action(rules, public, hand, seat, signals, rng, features)
-        if a != NO_CARD:
-            return a
-    a, _ = run_search(rules, public, hand, seat, signals, params, rng, features, truth,
-                      resample)
-    return a
+    @njit(cache=True, _nrt=False)
+    def decide(rules, public, hand, legal, seat, signals, params, rng, features, truth):
+        """The move of the search (``truth`` as :func:`search`'s; jitted)."""
+        if legal.shape[0] == 1:
+            return legal[0]
+        if params[P_EXACT_ENDGAME] != 0 and params[P_EXACT_MODEL] == MODEL_MINIMAX:
+            a = endgame_action(rules, public, hand, seat, signals, rng, features)
+            if a != NO_CARD:
+                return a
+        a, _ = run_search(rules, public, hand, seat, signals, params, rng, features, truth)
+        return a
+
+    closure_cached(search)
+    return _SEARCHES.setdefault(resample, Searches(closure_cached(decide),
+                                                   closure_cached(run_search)))
+
+
+class Searches(NamedTuple):
+    """The search drawing its worlds with one resampler (:func:`searches`)."""
+    decide: object       # decide(rules, public, hand, legal, seat, signals, params, rng, features, truth)
+    run_search: object   # run_search(rules, public, hand, seat, sig, params, rng, features, truth)
+
+
+_SEARCHES: dict = {}
+DRAWN = searches(draw_world)
+"""The search with the inference's resampler (:func:`~.inference.draw_world`)."""
+decide, run_search = DRAWN
 
 
 @njit(cache=True, _nrt=False)
@@ -487,8 +510,7 @@ def ismcts_strategy(rules, public, hand, legal, seat, signals, params, rng,
                     features=EVERY_FEATURE):
     """SO-ISMCTS from the seat's view; see the module docstring; ``features`` as
     :mod:`~briscasim.strategies.solver`'s (jitted)."""
-    return decide(rules, public, hand, legal, seat, signals, params, rng, features, public,
-                  draw_world)
+    return decide(rules, public, hand, legal, seat, signals, params, rng, features, public)
 
 
 def with_resampler(resample):
@@ -499,10 +521,12 @@ def with_resampler(resample):
     ``ws.world`` (:mod:`~.inference`, module docstring). Returns the search as a strategy
     function (:data:`~.api.STRATEGY_SIGNATURE`), for instance
     ``register_strategy("my-ismcts", with_resampler(fn), DEFINITION.params)``."""
+    decide_drawn = searches(resample).decide
+
     @njit(cache=True, _nrt=False)
     def ismcts_resampled(rules, public, hand, legal, seat, signals, params, rng):
-        return decide(rules, public, hand, legal, seat, signals, params, rng, EVERY_FEATURE,
-                      public, resample)
+        return decide_drawn(rules, public, hand, legal, seat, signals, params, rng,
+                            EVERY_FEATURE, public)
     return closure_cached(ismcts_resampled)
 
 

@@ -17,7 +17,6 @@ from numba import njit
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, PUBLIC_LEN
 from ..engine.primitives import hand_of
 from . import ismcts
-from .inference import draw_world
 from .params import SEARCH, Param, StrategyDef
 from .sampling import REVEAL_OTHERS, REVEAL_PARTNERS
 
@@ -27,7 +26,7 @@ def peek_strategy(rules, state, legal, seat, sig, params, rng, features=EVERY_FE
     ``params[P_PEEK_STOCK]`` cards are left to draw (CHEATING: reads hidden hands in the
     whole ``state``; jitted)."""
     return ismcts.decide(rules, state[:PUBLIC_LEN], hand_of(rules, state, seat), legal, seat,
-                         sig, params, rng, features, state, draw_world)
+                         sig, params, rng, features, state)
 
 
 DEFINITION = StrategyDef(

@@ -51,6 +51,7 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, MAX_LEGAL, NO_CARD, N_CARD_IDS
 from .inference import GREEDY, policy_move
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
+from ..jit import closure_cached
 
 MODEL_MINIMAX, MODEL_GREEDY = 0, 1   # the other side in the exact searches over worlds
 
@@ -449,46 +450,50 @@ def endgame_action(rules, public, hand, seat, signals, rng, features=EVERY_FEATU
     return a
 
 
-@njit(cache=True, _nrt=False)
-def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws, features,
-                 resample):
-    """The action of best mean exact value (:func:`root_values` to the end of the deal) over
-    ``n_worlds`` worlds drawn into ``ws.world`` by ``resample`` (ismcts's resampler,
-    :func:`~.inference.draw_world`'s arguments; ``ws`` its working memory); with ``model``
-    ``MODEL_GREEDY`` a world's value of an action is its outcome against greedy's replies
-    (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
-    value (jitted)."""
-    per_action = aligned(8 * LEGAL_STRIDE)
-    block = take(search_bytes() + 3 * per_action)
-    memory = search_views(block, 0)
-    o = search_bytes()
-    actions = view(block, o, LEGAL_STRIDE, np.int64)
-    values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
-    total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
-    k = 0
-    for w in range(n_worlds):
-        resample(rules, ws, infer, observed, 1.0, draws, rng, features)
-        side = team_of(rules, ws.world, seat)
-        k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
-                        values, features)
-        if model == MODEL_GREEDY:
-            root = memory.stack[:STATE_LEN]
+def exact_worlds(resample):
+    """The exact search over worlds drawn by ``resample`` (ismcts's resampler, of
+    :func:`~.inference.draw_world`'s arguments), a constant of its code
+    (:func:`~.ismcts.searches`)."""
+    @njit(cache=True, _nrt=False)
+    def exact_worlds(rules, seat, n_worlds, infer, observed, draws, model, rng, ws, features):
+        """The action of best mean exact value (:func:`root_values` to the end of the deal) over
+        ``n_worlds`` worlds drawn into ``ws.world`` by ``resample`` (ismcts's resampler,
+        :func:`~.inference.draw_world`'s arguments; ``ws`` its working memory); with ``model``
+        ``MODEL_GREEDY`` a world's value of an action is its outcome against greedy's replies
+        (:func:`best_reply`: +1 / 0 / -1 for a win / draw / loss) times ``WIN`` plus its exact
+        value (jitted)."""
+        per_action = aligned(8 * LEGAL_STRIDE)
+        block = take(search_bytes() + 3 * per_action)
+        memory = search_views(block, 0)
+        o = search_bytes()
+        actions = view(block, o, LEGAL_STRIDE, np.int64)
+        values = view(block, o + per_action, LEGAL_STRIDE, np.float64)
+        total = view(block, o + 2 * per_action, LEGAL_STRIDE, np.float64)
+        k = 0
+        for w in range(n_worlds):
+            resample(rules, ws, infer, observed, 1.0, draws, rng, features)
+            side = team_of(rules, ws.world, seat)
+            k = root_values(rules, ws.world, side, NO_HORIZON, N_CARD_IDS, memory, actions,
+                            values, features)
+            if model == MODEL_GREEDY:
+                root = memory.stack[:STATE_LEN]
+                for i in range(k):
+                    copy_state(root, ws.world)
+                    play(rules, root, actions[i], features)
+                    reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
+                                       features)
+                    values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
+                                        else 0.0)
             for i in range(k):
-                copy_state(root, ws.world)
-                play(rules, root, actions[i], features)
-                reply = best_reply(rules, memory, side, ws.greedy_params, ws.move_legal, rng,
-                                   features)
-                values[i] += WIN * (1.0 if reply > WIN / 2 else -1.0 if reply < -WIN / 2
-                                    else 0.0)
-        for i in range(k):
-            total[i] = values[i] if w == 0 else total[i] + values[i]
-    best = 0
-    for i in range(1, k):
-        if total[i] > total[best]:
-            best = i
-    a = actions[best]
-    release(block)
-    return a
+                total[i] = values[i] if w == 0 else total[i] + values[i]
+        best = 0
+        for i in range(1, k):
+            if total[i] > total[best]:
+                best = i
+        a = actions[best]
+        release(block)
+        return a
+    return closure_cached(exact_worlds)
 
 
 @njit(cache=True, _nrt=False)
