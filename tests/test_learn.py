@@ -46,3 +46,16 @@ def test_training_learns_resumes_and_repeats(tmp_path):
 def test_the_loss_falls(tmp_path):
     r = train("brisca-2", tmp_path / "m", iterations=6, seed=1, **TINY)
     assert np.mean(r.losses[-5:]) < np.mean(r.losses[:5])
+
+
+def test_imitation_of_a_teacher_learns_resumes_and_repeats(tmp_path):
+    """With a teacher the targets are its moves: the loss (cross entropy) falls, and the
+    weights repeat from the seed and across a resume."""
+    kw = dict(TINY, teacher="expert", passes=2)
+    r = train("brisca-2", tmp_path / "a", iterations=6, seed=2, **kw)
+    assert np.mean(r.losses[-5:]) < np.mean(r.losses[:5])
+    assert load_model(r.model).meta["method"] == "imitation of expert"
+    train("brisca-2", tmp_path / "b", iterations=4, seed=2, **kw)
+    resumed = train("brisca-2", tmp_path / "b", iterations=6, seed=2, resume=True, **kw)
+    np.testing.assert_array_equal(load_model(resumed.model).weights,
+                                  load_model(r.model).weights)

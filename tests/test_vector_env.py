@@ -207,3 +207,38 @@ def test_an_action_past_the_int64_range_is_refused_as_given():
     with pytest.raises(IllegalAction, match=f"row 1 .*: {2 ** 63} is not an action id"):
         env.step(np.array([env.random_actions()[0], 2 ** 63], np.uint64))
     np.testing.assert_array_equal(before, env.states())
+
+
+@pytest.mark.slow     # compiles the advice kernel for greedy and expert
+@pytest.mark.parametrize("preset", ["brisca-2", "chiamata-5"])
+def test_advice_is_the_strategy_move_from_the_seat_view(preset):
+    """advice(spec) gives, in the rows asked, the move the strategy makes in the row's deal
+    for the seat to act (greedy is deterministic: the very move of decide_entry), always a
+    legal one; the rows not asked read -1."""
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    env = VectorEnv(rules, num_envs=5, seed=4)
+    obs, mask = env.reset()
+    greedy = Lineup.build(rules, "greedy").arrays()
+    asked = np.array([True, False, True, True, False])
+    for _ in range(40):
+        states = env.states()
+        want = [decide_entry(greedy, r, states[i], int(env.seat[i]), int(env.seat[i]),
+                             new_stream()) for i in range(env.num_envs)]
+        got = env.advice("greedy", asked)
+        assert list(got[asked]) == [w for w, a in zip(want, asked) if a]
+        assert (got[~asked] == -1).all()
+        expert = env.advice("expert").copy()
+        assert (mask[np.arange(env.num_envs), expert] == 1).all()
+        obs, mask, _, _ = env.step(expert)
+
+
+def test_advice_names_its_mistakes():
+    env = VectorEnv("brisca-2", num_envs=2, seed=0)
+    with pytest.raises(UserError, match="reset"):
+        env.advice("greedy")
+    env.reset()
+    with pytest.raises(UserError, match="rows must be 2 booleans"):
+        env.advice("greedy", [True])
+    with pytest.raises(UserError):
+        env.advice("no-such-strategy")

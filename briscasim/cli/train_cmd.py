@@ -29,15 +29,24 @@ from .options import Finite
               help="Iterations between checkpoints and points of the learning curve.")
 @click.option("--eval-deals", type=int, default=2000, show_default=True,
               help="Duplicate deals against each of greedy and expert at each point.")
+@click.option("--teacher", default="", metavar="SPEC",
+              help="Imitate this strategy (ismcts, expert...): its move at every decision "
+              "is the target. Without it, Deep Monte Carlo.")
+@click.option("--teacher-plays", type=Finite(), default=0.5, show_default=True,
+              help="With --teacher, the share of decisions its move is played in.")
+@click.option("--passes", type=int, default=1, show_default=True,
+              help="Passes over each iteration's samples.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def train(preset, out, minutes, iterations, seed, resume, threads, envs, eval_every,
-          eval_deals, quiet):
-    """Train the learned player's network for a preset (Deep Monte Carlo self-play against
-    itself, its past checkpoints, greedy and expert; needs the learn extra)."""
+          eval_deals, teacher, teacher_plays, passes, quiet):
+    """Train the learned player's network for a preset, playing against itself, its past
+    checkpoints, greedy and expert: by imitation of a search (--teacher) or by Deep Monte
+    Carlo (needs the learn extra)."""
     if minutes is not None and not (math.isfinite(minutes) and minutes > 0):
         raise UserError(f"--minutes = {minutes}: give a positive number")
     for name, v in (("--iterations", iterations), ("--threads", threads), ("--envs", envs),
-                    ("--eval-every", eval_every), ("--eval-deals", eval_deals)):
+                    ("--eval-every", eval_every), ("--eval-deals", eval_deals),
+                    ("--passes", passes)):
         if v is not None and v < 1:
             raise UserError(f"{name} = {v} must be at least 1")
     if seed < 0:
@@ -53,7 +62,8 @@ def train(preset, out, minutes, iterations, seed, resume, threads, envs, eval_ev
     from ..learn import train as run
     r = run(preset, out, minutes=minutes, iterations=iterations, seed=seed, resume=resume,
             progress=not quiet, threads=threads, envs=envs, eval_every=eval_every,
-            eval_deals=eval_deals)
+            eval_deals=eval_deals, teacher=teacher, teacher_plays=teacher_plays,
+            passes=passes)
     last = {row["opponent"]: row for row in r.curve[-2:]}
     scores = ", ".join(f"{o} {row['score']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]"
                        for o, row in last.items())

@@ -61,6 +61,9 @@ _AGENT_STREAM = STREAMS_PER_DEAL - 1
 """Stream number (of item ``row``) of a row's :meth:`VectorEnv.random_actions`: past every
 seat's stream."""
 
+_ADVICE_STREAM = STREAMS_PER_DEAL - 2
+"""Stream number (of item ``row``) of a row's :meth:`VectorEnv.advice`."""
+
 
 @njit(cache=True, _nrt=False, inline="always")
 def _deal(rules, seed, index, state, deck, partners, card_rng, seat_rngs, opponents):
@@ -140,6 +143,43 @@ def _kernel(shape: int):
     return advance
 
 
+def _advice(shape: int):
+    """The kernel that asks a lineup of ``shape`` for the action of the seat to act."""
+    decide_view = decider(shape)
+
+    @njit(cache=True, nogil=True, _nrt=False)
+    def advise(kinds, params, entry_fns, search_fn, rules, ask, states, legal, n_legal, rngs,
+               out):
+        """Into ``out[i]``, for every row ``i`` with ``ask[i]``, the action the lineup's
+        entry of the seat to act chooses from that seat's view (jitted, releases the
+        GIL)."""
+        for i in range(states.shape[0]):
+            if ask[i]:
+                state = states[i]
+                turn = state[S_TURN]
+                out[i] = decide_view(kinds, params, entry_fns, search_fn, rules, state,
+                                     state[:PUBLIC_LEN], hand_of(rules, state, turn),
+                                     legal[i, :n_legal[i]], turn, turn, rngs[i])
+
+    return advise
+
+
+_ADVICE_SIGNATURE = types.void(
+    types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions, SearchFunction,
+    types.int64[::1], types.boolean[::1], types.int16[:, ::1], types.int16[:, ::1],
+    types.int64[::1], types.uint64[:, ::1], types.int64[::1])
+_ADVISERS: dict[int, tuple] = {}
+
+
+def _advice_kernel(shape: int):
+    """The entry point of the advice kernel for ``shape`` (compiled or loaded on first
+    use)."""
+    if shape not in _ADVISERS:
+        kernel = _advice(shape)
+        _ADVISERS[shape] = (kernel, entry_point(kernel, _ADVICE_SIGNATURE))
+    return _ADVISERS[shape][1]
+
+
 _SIGNATURE = types.int64(
     types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions, SearchFunction,
     types.int64[::1], types.uint64, types.int64[::1], types.int64, types.boolean,
@@ -166,9 +206,9 @@ def _random_actions(legal, n_legal, rngs, out):
 
 
 @njit(cache=True, _nrt=False)
-def _start_streams(rngs, seed):
+def _start_streams(rngs, seed, stream):
     for i in range(rngs.shape[0]):
-        start_stream(rngs[i], stream_key(seed, i, _AGENT_STREAM))
+        start_stream(rngs[i], stream_key(seed, i, stream))
 
 
 class VectorEnv:
@@ -236,6 +276,9 @@ class VectorEnv:
         self.done = np.zeros(N, np.bool_)
         self._agent_rngs = np.zeros((N, STREAM_LEN), np.uint64)
         self._actions = np.zeros(N, np.int64)
+        self._advice_rngs = np.zeros((N, STREAM_LEN), np.uint64)
+        self._advice_out = np.zeros(N, np.int64)
+        self._advisers: dict[str, tuple] = {}
         self._advance = _advance_kernel(self._shape)
         self._head = (*self._lineup, self._r, np.uint64(self.seed), self.agent,
                       REWARDS[reward])
@@ -256,7 +299,8 @@ class VectorEnv:
         """Start deals ``0 .. num_envs - 1``; the observations and action masks of their
         first decisions."""
         self.deal_index[:] = np.arange(self.num_envs)
-        _start_streams(self._agent_rngs, np.uint64(self.seed))
+        _start_streams(self._agent_rngs, np.uint64(self.seed), _AGENT_STREAM)
+        _start_streams(self._advice_rngs, np.uint64(self.seed), _ADVICE_STREAM)
         self._run(True, self._actions)
         self._started = True
         return self.obs, self.action_mask
@@ -286,6 +330,37 @@ class VectorEnv:
         stream, keyed by the seed and the row: reproducible)."""
         _random_actions(self._legal, self._n_legal, self._agent_rngs, self._actions)
         return self._actions
+
+    def advice(self, strategy, rows=None) -> np.ndarray:
+        """The action ``strategy`` (a spec: ``"expert"``, ``"ismcts:iterations=200"``...)
+        would take in every row, for the seat to act and from that seat's view alone (a
+        teacher's labels, an opponent's move for a caller who plays it). ``rows``, a boolean
+        array, limits the asking to those rows (the others read -1). Each row's stream
+        (keyed by the seed and the row) serves the strategy's random choices: reproducible.
+        The array returned is overwritten by the next call."""
+        if not self._started:
+            raise UserError("call reset() before advice()")
+        if strategy not in self._advisers:
+            if not isinstance(strategy, str):
+                raise UserError(f"strategy = {strategy!r}: give a strategy spec, such as "
+                                "'expert' or 'ismcts:iterations=200'")
+            lineup = Lineup.build(self.rules, strategy)
+            if any(s.python_fn is not None for s in lineup.strategies):
+                raise UserError(f"strategy {strategy!r} is a prototype (pure-Python) "
+                                "strategy; advice needs a jitted one")
+            self._advisers[strategy] = (_advice_kernel(lineup.shape), lineup.arrays())
+        kernel, arrays = self._advisers[strategy]
+        if rows is None:
+            ask = np.ones(self.num_envs, np.bool_)
+        else:
+            ask = np.ascontiguousarray(rows, np.bool_)
+            if ask.shape != (self.num_envs,):
+                raise UserError(f"rows must be {self.num_envs} booleans (one per deal), not "
+                                f"an array of shape {ask.shape}")
+        self._advice_out[:] = -1
+        kernel(*arrays, self._r, ask, self._states, self._legal, self._n_legal,
+               self._advice_rngs, self._advice_out)
+        return self._advice_out
 
     def _run(self, start: bool, actions: np.ndarray) -> None:
         bad = self._advance(*self._head, start, actions, *self._tail)
