@@ -4,6 +4,12 @@ the last two with the ``rl`` extra installed.
 
 Every environment gives a seat what it may know as the ``int8`` arrays of
 :mod:`briscasim.observation` and its legal actions as an action mask from the engine.
+
+Built-in strategies (``"learned"``, ``"greedy"``, ``"ismcts:iterations=200"``...) play the
+seats a learner does not: ``VectorEnv(..., opponent=spec, agent_seats=[0])`` and
+``VectorEnv.advice(spec)``, the PettingZoo environment's ``env.advice(spec)`` and OpenSpiel's
+bot :class:`briscasim.envs.openspiel.StrategyBot` (the last two decide through
+:class:`briscasim.envs.adviser.Adviser`).
 """
 from ..observation import OBSERVATION, OBSERVATION_LEN, fields, observe
 from .vector import VectorEnv

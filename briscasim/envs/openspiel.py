@@ -34,6 +34,10 @@ extra).
   last two OpenSpiel's ``generate_playthrough`` runs on the game: a playthrough of a preset
   of each family is kept in ``tests/playthroughs`` and replayed by the tests
   (``scripts/openspiel_playthroughs.py`` writes them afresh).
+- :class:`StrategyBot` is a ``pyspiel.Bot`` playing a player's seat with a built-in strategy
+  (``"learned"``, ``"greedy"``, ``"ismcts:iterations=200"``...), from that seat's view alone:
+  ``pyspiel.evaluate_bots(state, [StrategyBot(game, 0, "learned"),
+  pyspiel.make_uniform_random_bot(1, 7)], 1)`` plays a whole game, the deal included.
 - A chance outcome that is not a card left to place, and an action the engine does not find
   legal, raise :class:`~briscasim.errors.IllegalAction`.
 """
@@ -47,9 +51,10 @@ from ..engine import core
 from ..engine import layout as L
 from ..engine.chiamata import bid_target, trick_partner
 from ..errors import IllegalAction, UserError
-from ..game import Deal, EVENT_NAMES, action_code, parse_action
+from ..game import Deal, EVENT_NAMES, action_code, check_count, parse_action
 from ..rules import PRESETS, Rules
 from ..suggest import valid_choices
+from .adviser import Adviser
 from .episode import deal_rules
 from ..observation import OBSERVATION_LEN, REWARD_OUTCOME, _observe, write_rewards
 
@@ -246,6 +251,38 @@ class BriscaState(pyspiel.State):
 
 
 _RNG = np.random.default_rng()
+
+
+class StrategyBot(pyspiel.Bot):
+    """Plays ``player_id`` in games of ``game`` with the built-in strategy ``spec``
+    (:class:`~briscasim.envs.adviser.Adviser`). Its games count from 0, a new one at each
+    ``restart`` or ``restart_at``; in game ``k`` its random choices come from the seat's
+    stream of deal ``k`` under ``seed``: the same bots and cards give the same games."""
+
+    def __init__(self, game, player_id: int, spec: str, seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        _check_player(game.new_initial_state(), player_id)
+        self._player = int(player_id)
+        self._adviser = Adviser(game.rules, spec)
+        self._seed, self._games = check_count("seed", seed, 2 ** 64), 0
+        self._started = False
+
+    def restart(self):
+        self._started = False
+
+    def restart_at(self, state):
+        self._started = False
+
+    def step(self, state):
+        if state.current_player() != self._player:
+            raise UserError(f"StrategyBot {self._adviser.spec!r} of player {self._player} "
+                            f"asked to act where the player to act is "
+                            f"{state.current_player()}")
+        if not self._started:
+            self._adviser.start(self._seed, self._games)
+            self._games += 1
+            self._started = True
+        return self._adviser.action(state.deal)
 
 
 def _replayed(game, deck, deal: Deal, player: int):

@@ -29,6 +29,20 @@
   0 to all). Every other keyword argument of
   :func:`~briscasim.envs.pettingzoo_env` is a rule option overriding the preset's; a preset
   that plays a match is played deal by deal (:func:`~briscasim.envs.episode.deal_rules`).
+- ``advice(strategy)`` is the action a built-in strategy (any jitted one: ``"learned"``,
+  ``"greedy"``, ``"ismcts:iterations=200"``...) takes for the agent selected, from its seat's
+  view alone, so that strategies play the seats a learner does not. Their random choices
+  come from the seat's stream of the deal, as :func:`~briscasim.driver.play_deal` plays deal
+  ``deal_index`` under the seed: the strategy advising every seat plays that very deal.
+  A learner at ``player_0``, the shipped learned player at the other seats::
+
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = (None if terminated else env.advice("learned") if agent != "player_0"
+                  else policy(obs["observation"], obs["action_mask"]))
+        env.step(action)
+
 - ``state()`` is the global state for a centralised critic: every seat's observation, seat
   0 first, end to end (``players * OBSERVATION_LEN`` int8, ``state_space``). It holds every
   hand (never the face-down stock's order): give it to a critic in training, never to a
@@ -50,6 +64,7 @@ from pettingzoo import AECEnv
 from ..engine.layout import MAX_LEGAL_ANY, N_ACTIONS
 from ..errors import IllegalAction, UserError
 from ..game import Deal, check_count
+from .adviser import Adviser
 from .episode import deal_rules
 from ..observation import (COUNT_FIELDS, OBSERVATION, OBSERVATION_LEN, REWARDS, _observe,
                            check_reward, write_rewards)
@@ -100,6 +115,7 @@ class BriscaEnv(AECEnv):
         self._legal_scratch = np.empty(MAX_LEGAL_ANY, np.int16)
         self.deal: Deal | None = None
         self.deal_index = -1
+        self._advisers: dict[str, Adviser] = {}
 
     def observation_space(self, agent):
         return self.observation_spaces[self._known(agent)]
@@ -136,6 +152,20 @@ class BriscaEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.deal.turn]
+        for adviser in self._advisers.values():
+            adviser.start(self._seed, self.deal_index)
+
+    def advice(self, strategy: str) -> int:
+        """The action the built-in ``strategy`` (a spec: ``"learned"``, ``"greedy"``,
+        ``"ismcts:iterations=200"``...) takes for ``agent_selection`` now, from that seat's
+        view alone; its random choices come from the seat's stream of this deal, as
+        :func:`~briscasim.driver.play_deal` plays deal ``deal_index`` under the seed."""
+        self._check_reset("advice()")
+        if not isinstance(strategy, str) or strategy not in self._advisers:
+            adviser = Adviser(self.rules, strategy)
+            adviser.start(self._seed, self.deal_index)
+            self._advisers[strategy] = adviser
+        return self._advisers[strategy].action(self.deal)
 
     def observe(self, agent):
         self._check_reset("observe()")
