@@ -19,8 +19,9 @@ from briscasim.lineup import Lineup  # noqa: E402
 from briscasim.strategies.registry import register_strategy, unregister_strategy  # noqa: E402
 
 PRESETS = ["brisca-2", "chiamata-5"]
-STRATEGIES = ["greedy", "random", "learned"]
-"""Deterministic ones, one that draws from its stream, and the learned player."""
+STRATEGIES = ["greedy", "random", "learned", "ismcts:iterations=50"]
+"""Deterministic ones (greedy, the learned player) and ones that draw from their streams (random,
+a search)."""
 
 
 def _game(preset):
@@ -28,7 +29,7 @@ def _game(preset):
     return pyspiel.load_game("briscasim", {"preset": preset})
 
 
-@pytest.mark.slow       # compiles the dispatcher and the learned player's slot
+@pytest.mark.slow       # compiles the dispatcher, the learned player's slot and the search
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("spec", STRATEGIES)
 def test_advice_at_every_seat_plays_the_deal_play_deal_plays(preset, spec):
