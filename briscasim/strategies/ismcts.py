@@ -34,7 +34,12 @@ Every iteration:
    leaf (:func:`~.evaluation.win_chance`, read before the play-out) plus ``1 - w`` times
    the play-out's reward, and the other side the rest; ``w = 1`` plays no play-out. The
    evaluation estimates what the default play-outs return on average, so mixing it in cuts
-   the noise of a single play-out.
+   the noise of a single play-out. With ``leaf_model`` (a trained network,
+   :mod:`~.learned`'s models; not in Briscola Chiamata) the network values the leaf in its
+   place, in every trick game and under either reward: the value it gives the position for
+   the seat to move (:func:`leaf_chance`) read as that seat's chance of winning, which its
+   side gets and every other side the rest, ``leaf_weight`` times that plus ``1 -
+   leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out).
 
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
@@ -64,9 +69,11 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 ``exploration``, ``rollout``, ``reward``, ``epsilon``, ``exact_endgame``, ``others``,
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
 ``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
-``exact_model``, ``evaluation``.
+``exact_model``, ``evaluation``, ``leaf_model`` (its slot holds the weights' address,
+written by :func:`bind`), ``leaf_weight``.
 """
 import math
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -81,23 +88,26 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, MAX_LEGAL, MAX_LEGA
                              S_TURN, S_WINNER)
 from ..engine.rng import below
 from ..jit import closure_cached
+from ..observation import OBSERVATION_LEN, encode
 from . import greedy as _greedy
 from .api import N_PARAMS
 from .evaluation import N_FEATURES, win_chance
+from .learned import ModelParam, model_for
+from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, hidden, position_value
 from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, ROLLOUT_GREEDY,
                         draw_world, policy_move, prepare_inference)
-from .params import SEARCH, Param, StrategyDef
+from .params import SEARCH, Param, StrategyDef, StrategyError
 from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, first_stock_slot, keep_world,
                        prepare_worlds, redraw_stock, restore_world, reveal, unique_world)
-from .scratch import aligned, monotonic_ns, release, take, view
+from .scratch import aligned, monotonic_ns, release, stack, take, view
 from .solver import MODEL_GREEDY, MODEL_MINIMAX, endgame_action, exact_worlds, play, point_margin
 
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION) = range(20)
-P_PEEK = 20     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
-P_PEEK_STOCK = 21   # peek: told the hands once at most this many cards are left to draw
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION, P_LEAF_MODEL, P_LEAF_WEIGHT) = range(22)
+P_PEEK = 22     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
+P_PEEK_STOCK = 23   # peek: told the hands once at most this many cards are left to draw
 REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
 
@@ -209,6 +219,20 @@ def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, lega
              features)
 
 
+@njit(cache=True, _nrt=False)
+def leaf_chance(rules, world, address):
+    """The chance that the seat to move in ``world`` wins the deal, from the value the
+    network at ``address`` (:mod:`.network`) gives its position: ``clip((v + 1) / 2, 0, 1)``,
+    ``v`` in the training's ``sign(margin) + margin / 120`` units (jitted)."""
+    w = view(address, 0, WEIGHTS_LEN, np.float32)
+    obs = stack(OBSERVATION_LEN, np.int8)
+    a1 = stack(HIDDEN1, np.float32)
+    a2 = stack(HIDDEN2, np.float32)
+    encode(rules, world, world[S_TURN], obs)
+    hidden(w, obs, a1, a2)
+    return min(max((np.float64(position_value(w, a2)) + 1.0) / 2.0, 0.0), 1.0)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _add_child(tree, node, c, a, to_move, available):
     """Make the free node ``c`` the child of ``node`` reached by ``a`` (played by
@@ -285,6 +309,11 @@ def searches(resample) -> "Searches":
         capacity = child.shape[0]
         total = deal_points(rules)
         lam = params[P_EVALUATION]
+        # the network at the leaves (leaf_model bound; not in Briscola Chiamata, whose sides
+        # form during the deal) takes the place of the evaluation below
+        address = np.int64(params[P_LEAF_MODEL])
+        leaf_weight = params[P_LEAF_WEIGHT]
+        network = (address != 0) & (leaf_weight > 0.0) & (rules[R_AUCTION] == 0)
         # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
         # deals with a trump and no duty to follow suit
         evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
@@ -384,14 +413,29 @@ def searches(resample) -> "Searches":
                 depth += 1
                 path[depth] = node
             rewards = ws.rewards
-            weight = lam if evaluate and world[S_PHASE] != PHASE_OVER else 0.0
-            chance = win_chance(rules, world, side, total, ws.scores) if weight > 0.0 else 0.0
+            weight = 0.0
+            if world[S_PHASE] != PHASE_OVER:
+                weight = leaf_weight if network else lam if evaluate else 0.0
+            chance = 0.0
+            mover_side = side       # the side whose chance of winning ``chance`` is
+            if weight > 0.0 and network:
+                chance = leaf_chance(rules, world, address)
+                mover_side = rules[R_SIDE + world[S_TURN]]
+            elif weight > 0.0:
+                chance = win_chance(rules, world, side, total, ws.scores)
             if weight < 1.0:
                 play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
                          ws.rollout_params, rng, ws.move_legal, features)
                 side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
-                chance = weight * chance + (1.0 - weight) * rewards[side]
-            if weight > 0.0:
+            if weight > 0.0 and network:
+                # the side to move at the leaf gets the network's chance, every other the rest
+                for s in range(rules[R_N_SIDES]):
+                    share = chance if s == mover_side else 1.0 - chance
+                    rewards[s] = (share if weight >= 1.0
+                                  else weight * share + (1.0 - weight) * rewards[s])
+            elif weight > 0.0:
+                if weight < 1.0:
+                    chance = weight * chance + (1.0 - weight) * rewards[side]
                 for s in range(rules[R_N_SIDES]):
                     rewards[s] = chance if s == side else 1.0 - chance
             visits[0] += 1
@@ -530,6 +574,22 @@ def with_resampler(resample):
     return closure_cached(ismcts_resampled)
 
 
+def bind(rules, strategy):
+    """``strategy`` (ismcts or peek) with the weights' address of its ``leaf_model`` for
+    ``rules`` in its parameter row (the model loaded, checked and kept alive by
+    :func:`~.learned.model_for`); unchanged with ``leaf_model = none``."""
+    name = strategy.values.get("leaf_model", "none")
+    if name == "none":
+        return strategy
+    owner = f"{strategy.label.partition(':')[0]} leaf_model"
+    if rules.chiamata:
+        raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
+                            f"not of Briscola Chiamata ({rules.name}); give leaf_model=none")
+    params = strategy.params.copy()
+    params[0, P_LEAF_MODEL] = float(model_for(rules, name, owner).weights.ctypes.data)
+    return replace(strategy, params=params)
+
+
 DEFINITION = StrategyDef(
     "ismcts", 2, (
         Param("iterations", int, 1000, 1, MAX_ITERATIONS, "search iterations per move (with "
@@ -586,9 +646,16 @@ DEFINITION = StrategyDef(
               "winning, a trump, no duty to follow suit: weight of the learned evaluation "
               "(briscasim.strategies.evaluation) in a leaf's reward, the play-out giving the "
               "rest (0 = play-outs only, 1 = no play-out)"),
+        ModelParam("leaf_model", str, "none", doc="a network valuing the leaves (trick "
+                   "games): a shipped model (briscasim/models), a model file's path or auto "
+                   "(the preset's own, as learned's model); none = off. It takes the place of "
+                   "evaluation"),
+        Param("leaf_weight", float, 0.5, 0.0, 1.0, "with leaf_model, the weight of the "
+              "network's chance of winning in a leaf's reward, the play-out giving the rest "
+              "(1 = no play-out)"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
     complete=_budget_cap,
-    fn=ismcts_strategy, dispatch=SEARCH,
+    fn=ismcts_strategy, dispatch=SEARCH, bind=bind,
 )

@@ -114,11 +114,11 @@ def save_model(path, weights: np.ndarray, meta: dict) -> None:
                                           meta=np.array(json.dumps(meta, sort_keys=True))))
 
 
-def load_model(path) -> Model:
-    """Read a model file; StrategyError (one line naming the file) if it is not a model
-    this version reads."""
+def load_model(path, owner: str = "learned") -> Model:
+    """Read a model file; StrategyError (one line naming ``owner`` and the file) if it is
+    not a model this version reads."""
     path = Path(path)
-    bad = f"learned: model file {path}"
+    bad = f"{owner}: model file {path}"
     try:
         with np.load(path, allow_pickle=False) as z:
             weights = np.ascontiguousarray(z["weights"], np.float32)
@@ -150,33 +150,33 @@ _LOADED: dict[tuple, Model] = {}
 _LOCK = threading.Lock()
 
 
-def model_for(rules, name: str = "auto") -> Model:
+def model_for(rules, name: str = "auto", owner: str = "learned") -> Model:
     """The model ``name`` (``auto``, a shipped model or a path) for ``rules``, loaded once a
-    process and kept alive (the kernels hold its weights' address); StrategyError if none
-    fits."""
+    process and kept alive (the kernels hold its weights' address); StrategyError (one line
+    naming ``owner``, the parameter that asked for it) if none fits."""
     if name == "auto":
-        name = default_model(rules)
+        name = default_model(rules, owner)
     shipped = shipped_checksums()
     path = MODELS_DIR / f"{name}.npz" if f"{name}.npz" in shipped else Path(name)
     if f"{name}.npz" not in shipped and not path.suffix and not path.exists():
-        raise StrategyError(f"learned: model {name!r} is neither a shipped model ("
+        raise StrategyError(f"{owner}: model {name!r} is neither a shipped model ("
                             f"{', '.join(shipped_models()) or 'none'}) nor a file")
     try:
         st = path.stat()
     except OSError:
-        raise StrategyError(f"learned: model file {path} does not exist") from None
+        raise StrategyError(f"{owner}: model file {path} does not exist") from None
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size)     # a file written again: reread
     with _LOCK:
         model = _LOADED.get(key)
         if model is None:
-            model = _LOADED[key] = load_model(path)
+            model = _LOADED[key] = load_model(path, owner)
     why = model.fits(rules)
     if why is not None:
-        raise StrategyError(f"learned: model {name} does not fit the rules {rules.name}: {why}")
+        raise StrategyError(f"{owner}: model {name} does not fit the rules {rules.name}: {why}")
     return model
 
 
-def default_model(rules) -> str:
+def default_model(rules, owner: str = "learned") -> str:
     """The shipped model ``learned`` plays ``rules`` with: the preset's own (with options
     changed too), else one for as many players and the same kind of game, else the one of
     the same kind of game for the nearest number of players."""
@@ -190,7 +190,7 @@ def default_model(rules) -> str:
     pick = same_players or sorted(same_kind, key=lambda n: abs(metas[n]["players"]
                                                                - rules.players))
     if not pick:
-        raise StrategyError(f"learned: no shipped model plays {rules.name}; train one with "
+        raise StrategyError(f"{owner}: no shipped model plays {rules.name}; train one with "
                             f"`briscasim train --preset ...` and give model=PATH")
     return pick[0]
 

@@ -42,7 +42,7 @@ DEFINITION = StrategyDef(
     omniscient=True,
     test_params="iterations=30",
     complete=ismcts.DEFINITION.complete,
-    fn=peek_strategy, dispatch=SEARCH,
+    fn=peek_strategy, dispatch=SEARCH, bind=ismcts.bind,
 )
 _HANDS = DEFINITION.params[ismcts.P_PEEK]
 # the slot holds the choice's index, read as sampling.REVEAL_* bits
