@@ -44,6 +44,8 @@ def _params(iterations, **kw):
     ("brisca-2", "ismcts:iterations=25,others=tree,rollout=random"),
     ("brisca-2", "ismcts:iterations=25,history=2,infer=0.05,exact_stock=4,exact_worlds=5"),
     ("brisca-2", "ismcts:iterations=25,evaluation=1"),
+    ("brisca-2", "ismcts:iterations=25,leaf_model=brisca-2"),
+    ("brisca-3-remove2", "ismcts:iterations=25,leaf_model=auto,leaf_weight=1"),
     ("briscola-2", "ismcts:iterations=25,evaluation=0.7,reward=margin"),
     ("brisca-3-remove2", "ismcts:iterations=25,history=3,infer=0"),
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
@@ -113,6 +115,53 @@ def test_peek_told_the_hands_late_plays_as_ismcts_until_then():
         late += late_tricks != ismcts
         first += tricks("peek:iterations=50", deal)[:14] != ismcts[:14]
     assert late > 0 and first > 0
+
+
+def test_the_leaf_network_changes_the_search():
+    """With leaf_model the leaves are valued by the network: other moves than without."""
+    rules = Rules.preset("brisca-2")
+
+    def records(spec):
+        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
+    none = records("ismcts:iterations=50")
+    assert np.array_equal(records("ismcts:iterations=50,leaf_model=none,leaf_weight=1"), none)
+    assert not np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=1"),
+                              none)
+
+
+def test_leaf_chance_reads_the_position_value_of_the_seat_to_move():
+    from briscasim.observation import OBSERVATION_LEN, encode
+    from briscasim.strategies.learned import model_for
+    from briscasim.strategies.network import forward_batch
+    rules = Rules.preset("brisca-3-remove2")
+    r = rules.to_array()
+    w = model_for(rules, "auto").weights
+    deal = Deal.from_seed(rules, 7, 1)
+    checked = 0
+    while not deal.over:
+        obs = np.zeros((1, OBSERVATION_LEN), np.int8)
+        encode(r, deal.state, deal.turn, obs[0])
+        v = np.zeros(1, np.float32)
+        forward_batch(w, obs, np.zeros((1, L.N_ACTIONS), np.float32), v)
+        chance = M.leaf_chance(r, deal.state, w.ctypes.data)
+        assert chance == pytest.approx(min(max((v[0] + 1) / 2, 0), 1), abs=1e-5)
+        checked += 0 < chance < 1
+        deal.play(deal.legal_actions()[0])
+    assert checked > 10
+
+
+@pytest.mark.parametrize("spec, rules, words", [
+    ("ismcts:leaf_model=/no/such/model.npz", "brisca-2",
+     ["ismcts leaf_model: model file /no/such/model.npz does not exist"]),
+    ("peek:leaf_model=nonesuch", "brisca-2", ["peek leaf_model: model 'nonesuch' is neither"]),
+    ("ismcts:leaf_model=chiamata-5", "brisca-2", ["does not fit the rules brisca-2"]),
+    ("ismcts:leaf_model=auto", "chiamata-5", ["trick games only", "leaf_model=none"]),
+])
+def test_a_leaf_model_that_cannot_play_is_refused(spec, rules, words):
+    from briscasim.strategies.params import StrategyError
+    with pytest.raises(StrategyError) as e:
+        Lineup.build(Rules.preset(rules), spec)
+    assert "\n" not in str(e.value) and all(w in str(e.value) for w in words)
 
 
 def test_side_rewards():

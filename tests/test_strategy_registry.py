@@ -57,8 +57,9 @@ def test_choice_parameters_are_indices():
 def _sample_value(p, rng):
     if p.type is bool:
         return bool(rng.integers(2))
-    if p.type is str:     # a choice, or free text such as learned's model (its default)
-        return p.choices[rng.integers(len(p.choices))] if p.choices else p.default
+    if p.type is str:     # a choice, or free text such as a model (its default or a name)
+        return p.choices[rng.integers(len(p.choices))] if p.choices else \
+            (p.default, "brisca-2", "models/m.npz")[rng.integers(3)]
     lo = p.low if p.low is not None else -5
     hi = p.high if p.high is not None else lo + 100
     if p.type is int:
