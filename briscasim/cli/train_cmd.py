@@ -15,7 +15,8 @@ from .options import Finite
               help="The model's folder: model.npz, curve.csv, curve.png and .svg, "
               "checkpoint.npz.")
 @click.option("--minutes", type=Finite(above=0), default=None,
-              help="Wall time to train for (stops after the iteration it ends in).")
+              help="Wall time to train for, compiling the engine left out (stops after the "
+              "iteration it ends in).")
 @click.option("--iterations", type=int, default=None,
               help="Iterations to reach (counted from the start of the training).")
 @click.option("--seed", type=int, default=0, show_default=True,

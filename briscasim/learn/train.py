@@ -50,6 +50,7 @@ from ..engine.layout import N_ACTIONS
 from ..envs.vector import VectorEnv
 from ..experiments import style
 from ..files import write_atomic
+from ..jit import compile_seconds
 from ..observation import OBSERVATION, OBSERVATION_LEN
 from ..errors import UserError
 from ..rules import Rules
@@ -324,7 +325,7 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
           iterations: int | None = None, seed: int = 0, resume: bool = False,
           progress: bool = True, **settings) -> TrainResult:
     """Train the network for ``preset`` into the folder ``out`` for ``minutes`` of wall time
-    or up to ``iterations`` iterations (whichever comes first; at least one of them), from
+    (compiling the engine left out) or up to ``iterations`` iterations (whichever comes first; at least one of them), from
     the checkpoint there with ``resume``. ``settings`` are :class:`TrainConfig`'s. Writes
     ``model.npz`` (the model, for ``learned:model=out/model.npz``), ``curve.csv``,
     ``curve.png`` and ``.svg``, ``checkpoint.npz`` and the past checkpoints' models in
@@ -381,12 +382,17 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
 
     scale = input_scale()
     acting = _Acting(cfg.envs)
-    start = time.monotonic()
+    start, compiling = time.monotonic(), compile_seconds()
+
+    def trained() -> float:
+        """Minutes of training in this run, compiling the engine left out."""
+        return (time.monotonic() - start - (compile_seconds() - compiling)) / 60
+
     stop_it = None if iterations is None else iterations
     bar = _bar(progress, preset, stop_it, it)
     losses = []
     while True:
-        elapsed = spent + (time.monotonic() - start) / 60
+        elapsed = spent + trained()
         if (stop_it is not None and it >= stop_it) or (minutes is not None and
                                                         elapsed >= minutes):
             break
@@ -415,7 +421,7 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
         it += 1
         bar.update(1)
         if it % cfg.eval_every == 0:
-            elapsed = spent + (time.monotonic() - start) / 60
+            elapsed = spent + trained()
             name = f"iteration-{it:06d}.npz"
             model_path = out / "pool" / name
             _save(model_path, params, cfg, rules, it, samples, elapsed)
@@ -437,7 +443,7 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
             bar.set_postfix_str("  ".join(f"{r['opponent']} {r['score']:.3f}" for r in rows)
                                 + f"  loss {np.mean(losses[-50:]):.3f}")
     bar.close()
-    minutes_spent = spent + (time.monotonic() - start) / 60
+    minutes_spent = spent + trained()
     return TrainResult(out / "model.npz", it, samples, minutes_spent, curve, losses)
 
 
