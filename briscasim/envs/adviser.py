@@ -6,6 +6,22 @@ from ..errors import UserError
 from ..game import Deal
 from ..lineup import Lineup
 from ..rules import Rules
+from ..strategies.registry import Strategy
+
+
+def jitted_lineup(rules: Rules, spec, role: str = "strategy") -> Lineup:
+    """The lineup of the strategy ``spec`` (a spec or a resolved
+    :class:`~briscasim.strategies.registry.Strategy`) at every seat, for an environment's
+    kernels; a value that is not a spec, an unknown spec (StrategyError) and a prototype
+    (pure-Python) strategy are refused with one line naming the ``role`` it was given for."""
+    if not isinstance(spec, (str, Strategy)):
+        raise UserError(f"{role} = {spec!r}: give a strategy spec, such as 'greedy' or "
+                        "'learned'")
+    lineup = Lineup.build(rules, spec)
+    if any(s.python_fn is not None for s in lineup.strategies):
+        raise UserError(f"{role} {spec!r} is a prototype (pure-Python) strategy; the "
+                        "environments play jitted ones")
+    return lineup
 
 
 class Adviser:
@@ -19,14 +35,8 @@ class Adviser:
     plays it as ``play_deal(rules, Lineup.build(rules, spec), seed, item)`` does."""
 
     def __init__(self, rules: Rules, spec):
-        if not isinstance(spec, str):
-            raise UserError(f"strategy = {spec!r}: give a strategy spec, such as 'greedy' or "
-                            "'learned'")
         self.spec, self.rules = spec, rules
-        self.lineup = Lineup.build(rules, spec)     # an unknown spec raises StrategyError
-        if self.lineup.strategies[0].python_fn is not None:
-            raise UserError(f"strategy {spec!r} is a prototype (pure-Python) strategy; the "
-                            "environments play jitted ones")
+        self.lineup = jitted_lineup(rules, spec)
         self.start(0, 0)
 
     def start(self, seed: int, item: int) -> None:

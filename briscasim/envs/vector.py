@@ -49,7 +49,7 @@ from ..jit import entry_point
 from ..lineup import Lineup
 from ..rules import Rules
 from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
-from ..strategies.registry import Strategy
+from .adviser import jitted_lineup
 from .episode import deal_rules
 from ..observation import (OBSERVATION_LEN, REWARDS, check_reward, encode, write_mask,
                            write_rewards)
@@ -168,34 +168,24 @@ _ADVICE_SIGNATURE = types.void(
     types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions, SearchFunction,
     types.int64[::1], types.boolean[::1], types.int16[:, ::1], types.int16[:, ::1],
     types.int64[::1], types.uint64[:, ::1], types.int64[::1])
-_ADVISERS: dict[int, tuple] = {}
-
-
-def _advice_kernel(shape: int):
-    """The entry point of the advice kernel for ``shape`` (compiled or loaded on first
-    use)."""
-    if shape not in _ADVISERS:
-        kernel = _advice(shape)
-        _ADVISERS[shape] = (kernel, entry_point(kernel, _ADVICE_SIGNATURE))
-    return _ADVISERS[shape][1]
-
-
 _SIGNATURE = types.int64(
     types.int64[:, ::1], types.float64[:, :, ::1], EntryFunctions, SearchFunction,
     types.int64[::1], types.uint64, types.int64[::1], types.int64, types.boolean,
     types.int64[::1], types.int16[:, ::1], types.uint64[:, :, ::1], types.int16[::1],
     types.int16[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int8[:, ::1], types.int8[:, ::1], types.float32[:, ::1], types.boolean[::1])
-_KERNELS: dict[int, tuple] = {}
+_KERNELS: dict[tuple, tuple] = {}
 
 
-def _advance_kernel(shape: int):
-    """The entry point of the kernel for ``shape``, compiled (or loaded from the cache) on
-    first use; its dispatcher is kept alive beside it."""
-    if shape not in _KERNELS:
-        kernel = _kernel(shape)
-        _KERNELS[shape] = (kernel, entry_point(kernel, _SIGNATURE))
-    return _KERNELS[shape][1]
+def _entry(make, signature, shape: int):
+    """The entry point of the kernel ``make(shape)`` (the stepping or the advice kernel) for
+    ``signature``, compiled (or loaded from the cache) on first use; its dispatcher is kept
+    alive beside it."""
+    key = (make, shape)
+    if key not in _KERNELS:
+        kernel = make(shape)
+        _KERNELS[key] = (kernel, entry_point(kernel, signature))
+    return _KERNELS[key][1]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -245,18 +235,12 @@ class VectorEnv:
                         or not 0 <= s < n for s in seats):
                 raise UserError(f"agent_seats = {agent_seats!r}: give a list of seats from 0 "
                                 f"to {n - 1} (the seats the caller acts for)")
-            if not isinstance(opponent, (str, Strategy)):
-                raise UserError(f"opponent = {opponent!r}: give a strategy spec, such as "
-                                f"'greedy' or 'ismcts:iterations=200'")
             self.agent[:] = 0
             self.agent[list(seats)] = 1
             if self.agent[:n].all():
                 raise UserError("agent_seats holds every seat: leave the opponent out for "
                                 "self-play")
-            lineup = Lineup.build(rules, opponent)
-            if any(s.python_fn is not None for s in lineup.strategies):
-                raise UserError(f"opponent {opponent!r} is a prototype (pure-Python) "
-                                "strategy; a vector environment needs a jitted one")
+            lineup = jitted_lineup(rules, opponent, "opponent")
             self._shape = lineup.shape
         self.opponent = opponent
         self.agent_seats = tuple(int(s) for s in np.flatnonzero(self.agent[:n]))
@@ -279,7 +263,7 @@ class VectorEnv:
         self._advice_rngs = np.zeros((N, STREAM_LEN), np.uint64)
         self._advice_out = np.zeros(N, np.int64)
         self._advisers: dict[str, tuple] = {}
-        self._advance = _advance_kernel(self._shape)
+        self._advance = _entry(_kernel, _SIGNATURE, self._shape)
         self._head = (*self._lineup, self._r, np.uint64(self.seed), self.agent,
                       REWARDS[reward])
         self._tail = (self._states, self._streams, self._work16, self._legal, self._n_legal,
@@ -341,14 +325,9 @@ class VectorEnv:
         if not self._started:
             raise UserError("call reset() before advice()")
         if strategy not in self._advisers:
-            if not isinstance(strategy, str):
-                raise UserError(f"strategy = {strategy!r}: give a strategy spec, such as "
-                                "'expert' or 'ismcts:iterations=200'")
-            lineup = Lineup.build(self.rules, strategy)
-            if any(s.python_fn is not None for s in lineup.strategies):
-                raise UserError(f"strategy {strategy!r} is a prototype (pure-Python) "
-                                "strategy; advice needs a jitted one")
-            self._advisers[strategy] = (_advice_kernel(lineup.shape), lineup.arrays())
+            lineup = jitted_lineup(self.rules, strategy)
+            self._advisers[strategy] = (_entry(_advice, _ADVICE_SIGNATURE, lineup.shape),
+                                       lineup.arrays())
         kernel, arrays = self._advisers[strategy]
         if rows is None:
             ask = np.ones(self.num_envs, np.bool_)

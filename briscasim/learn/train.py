@@ -325,8 +325,8 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
           iterations: int | None = None, seed: int = 0, resume: bool = False,
           progress: bool = True, **settings) -> TrainResult:
     """Train the network for ``preset`` into the folder ``out`` for ``minutes`` of wall time
-    (compiling the engine left out) or up to ``iterations`` iterations (whichever comes first; at least one of them), from
-    the checkpoint there with ``resume``. ``settings`` are :class:`TrainConfig`'s. Writes
+    (compiling the engine left out) or up to ``iterations`` iterations (whichever comes
+    first; at least one of them), from the checkpoint there with ``resume``. ``settings`` are :class:`TrainConfig`'s. Writes
     ``model.npz`` (the model, for ``learned:model=out/model.npz``), ``curve.csv``,
     ``curve.png`` and ``.svg``, ``checkpoint.npz`` and the past checkpoints' models in
     ``pool/``."""

@@ -309,11 +309,11 @@ def searches(resample) -> "Searches":
         capacity = child.shape[0]
         total = deal_points(rules)
         lam = params[P_EVALUATION]
-        # the network at the leaves (leaf_model bound; not in Briscola Chiamata, whose sides
-        # form during the deal) takes the place of the evaluation below
+        # the network at the leaves (leaf_model bound: bind refuses Briscola Chiamata, whose
+        # sides form during the deal) takes the place of the evaluation below
         address = np.int64(params[P_LEAF_MODEL])
         leaf_weight = params[P_LEAF_WEIGHT]
-        network = (address != 0) & (leaf_weight > 0.0) & (rules[R_AUCTION] == 0)
+        network = (address != 0) & (leaf_weight > 0.0)
         # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
         # deals with a trump and no duty to follow suit
         evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
