@@ -25,8 +25,8 @@ from numba import njit, types
 
 from .engine.core import legal_view, shuffled_deck, start_deal, step, write_record
 from .engine.primitives import hand_base, window
-from .engine.layout import (EVERY_FEATURE, MAX_LEGAL_ANY, MAX_PLAYERS, MAX_SIDES,
-                            N_CARD_IDS, PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
+from .engine.layout import (EVERY_FEATURE, F_AUCTION, F_LARGE_HAND, MAX_LEGAL_ANY,
+                            MAX_PLAYERS, MAX_SIDES, N_CARD_IDS, PHASE_OVER, PUBLIC_LEN, RULES_LEN, R_HAND_SIZE, R_PLAYERS,
                             R_START_STATE, S_PHASE, S_TURN, STATE_LEN, UNDECIDED)
 from .engine.match import (TALLY_BLACK_HAND, TALLY_SAME_DEALER, TALLY_THROWN_IN,
                            match_result, seating, tally_deal)
@@ -223,16 +223,20 @@ def matches_kernel(shape: int, features: int):
     return play_matches
 
 
+CHIAMATA_FEATURES = F_AUCTION | F_LARGE_HAND
+"""The rule features every Briscola Chiamata preset needs (the auction, hands of eight)."""
+
 KERNEL_KEYS = {
     "deal": (*((shape, 0) for shape in SPECIAL_SHAPES), (EVERY_SHAPE, 0),
-             (EVERY_SHAPE, EVERY_FEATURE)),
+             (EVERY_SHAPE, CHIAMATA_FEATURES), (EVERY_SHAPE, EVERY_FEATURE)),
     "match": ((EVERY_SHAPE, EVERY_FEATURE),),
 }
 """The ``(shape, features)`` of every batch kernel, by match kind (``"deal"``: single deals,
 ``"match"``: matches), fastest first: what ``briscasim compile`` compiles ahead. Only the
 specialisations that pay for themselves in speed are kept
 (docs/notes/2026-12-06-compile-once.md): the classic rules (no ``F_*`` feature: most
-presets) and, with them, lineups of random or expert players alone (``SPECIAL_SHAPES``)."""
+presets) and, with them, lineups of random or expert players alone (``SPECIAL_SHAPES``); and
+Briscola Chiamata's rules (``CHIAMATA_FEATURES``, 11-13% faster than every rule's kernel)."""
 
 _KERNELS = {}
 _KERNELS_LOCK = threading.Lock()
@@ -261,7 +265,8 @@ def kernel_keys(match_kind: str, shape: int, features: int) -> list[tuple[int, i
 def kernel_key(match_kind: str, shape: int, features: int) -> tuple[int, int]:
     """Of :func:`kernel_keys`, the first compiled here or in the cache, else the kernel of
     every lineup for the first one's rule features: without ``briscasim compile``, one
-    compile for the classic rules and one for the others serve every later run."""
+    compile for the classic rules, one for Briscola Chiamata's and one for the others serve
+    every later run (a run compiles only when no kernel that plays it is ready)."""
     holding = kernel_keys(match_kind, shape, features)
     for key in holding:
         if ready(_uncompiled(match_kind, *key), KERNEL_SIGNATURE):

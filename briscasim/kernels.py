@@ -22,7 +22,9 @@ def _shape_name(shape: int) -> str:
 
 
 def _features_name(features: int) -> str:
-    return "classic rules" if features == 0 else "every rule"
+    from .batch import CHIAMATA_FEATURES
+    return {0: "classic rules", CHIAMATA_FEATURES: "Briscola Chiamata's rules"}.get(
+        features, "every rule")
 
 
 def _step_api() -> None:

@@ -42,6 +42,14 @@ def test_every_built_in_lineup_on_every_preset_runs_a_kernel_compiled_ahead():
             assert search_features(needed) in (0, EVERY_FEATURE)
 
 
+def test_every_chiamata_preset_plays_the_kernel_of_chiamata_rules():
+    for name in PRESETS:
+        rules = Rules.preset(name)
+        if rules.chiamata:
+            needed = needed_features(rules, Lineup.build(rules, "greedy"))
+            assert needed & ~batch.CHIAMATA_FEATURES == 0, name
+
+
 def test_the_kernel_menu_holds_every_lineup_and_rule():
     every = lineup_shape([[k, 1] for k in range(-1, 20)])
     for kind in ("deal", "points"):
@@ -49,16 +57,20 @@ def test_the_kernel_menu_holds_every_lineup_and_rule():
 
 
 def test_a_run_plays_the_fastest_kernel_ready_else_the_kernel_of_every_lineup(monkeypatch):
-    """Without ``briscasim compile``: one compile for the classic rules, one for the others."""
-    from briscasim.engine.layout import F_AUCTION
+    """Without ``briscasim compile``: one compile for the classic rules, one for Briscola
+    Chiamata's, one for the others; none when a kernel that plays the run is ready."""
+    from briscasim.engine.layout import F_AUCTION, F_SIGNALS
     from briscasim.strategies.dispatch import EVERY_SHAPE, HAS_RANDOM
     ready = set()
     monkeypatch.setattr(batch, "ready", lambda kernel, signature: kernel in ready)
     every = (EVERY_SHAPE, EVERY_FEATURE)
+    chiamata = (EVERY_SHAPE, batch.CHIAMATA_FEATURES)
     assert batch.kernel_key("deal", HAS_RANDOM, 0) == (EVERY_SHAPE, 0)
-    assert batch.kernel_key("deal", HAS_RANDOM, F_AUCTION) == every
+    assert batch.kernel_key("deal", HAS_RANDOM, F_AUCTION) == chiamata
+    assert batch.kernel_key("deal", HAS_RANDOM, F_SIGNALS) == every
     assert batch.kernel_key("points", HAS_RANDOM, 0) == every
     ready.add(batch._uncompiled("deal", *every))
+    assert batch.kernel_key("deal", HAS_RANDOM, F_AUCTION) == every
     assert batch.kernel_key("deal", HAS_RANDOM, 0) == every
     ready.add(batch._uncompiled("deal", HAS_RANDOM, 0))
     assert batch.kernel_key("deal", HAS_RANDOM, 0) == (HAS_RANDOM, 0)
