@@ -289,3 +289,35 @@ def test_cost_line_says_when_a_run_recorded_no_time():
     assert "nan" not in line
     assert line == ("Compute: 1,500 deals (`a` 1,000, `b` 500); the wall time of `b` was "
                     "not recorded.")
+
+
+def _hold(play, d, lo, hi, p):
+    return dict(variant="brisca-2", play=play, policy="hold to the last chance", d_score=d,
+                d_score_lo=lo, d_score_hi=hi, d_score_p_adj=p)
+
+
+def test_swap_policy_says_where_the_players_agree():
+    from briscasim.analysis import swap_policy
+    t = pd.DataFrame([_hold("expert", -0.011, -0.012, -0.010, 1e-9),
+                      _hold("ismcts", -0.012, -0.016, -0.008, 1e-6)])
+    (line,) = swap_policy.agreement(t)
+    assert "the players agree" in line and "costs for each of expert, ismcts" in line
+    assert "intervals overlap" in line
+    t = pd.DataFrame([_hold("expert", -0.011, -0.012, -0.010, 1e-9),
+                      _hold("learned", 0.001, -0.001, 0.003, 0.4)])
+    (line,) = swap_policy.agreement(t)
+    assert "disagree" in line and "expert costs" in line and "learned no measurable" in line
+    assert "do not overlap" in line
+    assert swap_policy.agreement(t[t["play"] == "expert"]) == []     # one player: no claim
+
+
+def test_luck_skill_says_where_learned_and_ismcts_agree():
+    dec = pd.DataFrame([dict(preset=p, pair=f"{a} vs greedy", deal_share=d, strategy_share=s)
+                        for p, a, d, s in (("brisca-2", "learned", 0.1, 0.3),
+                                           ("brisca-2", "ismcts", 0.05, 0.35),
+                                           ("briscola-2", "learned", 0.3, 0.1),
+                                           ("briscola-2", "ismcts", 0.1, 0.3))])
+    mat = dec[["preset", "pair"]].assign(who=dec["pair"].str.partition(" vs ")[0], score=0.6)
+    (line,) = luck_skill.agreement(dec, mat)
+    assert line.startswith("- **learned and ismcts against greedy:** the same conclusions")
+    assert "different ones in briscola-2 (learned: the deal 30%" in line

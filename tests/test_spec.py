@@ -191,7 +191,5 @@ def test_the_ladder_plays_every_built_in_strategy():
         for cell in load_spec(root / name).cells:
             played.setdefault(cell.variant, set()).update(s.split(":")[0] for s in cell.lineup)
     assert set(played) == {"brisca-2", "briscola-2", "brisca-4-pairs"}
-    # learned's models are short of greedy (docs/learned.md): the ladder rates it once they
-    # are trained further
     for variant, names in played.items():
-        assert names == set(REGISTRY) - {"learned"}, variant
+        assert names == set(REGISTRY), variant

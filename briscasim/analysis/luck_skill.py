@@ -475,6 +475,45 @@ def conclusion(reg, dec, mat) -> list[str]:
                          f"of {_fmt_n(m['best_of'], m['cap'])} deals ({m['best_of_range']}) "
                          f"or of first to {_fmt_n(m['first_to'], m['cap'])} deal wins "
                          f"({m['first_to_range']}).")
+    return lines + agreement(dec, mat)
+
+
+def agreement(dec: pd.DataFrame, mat: pd.DataFrame, a: str = "learned",
+              b: str = "ismcts") -> list[str]:
+    """One bullet per opponent that both ``a`` and ``b`` met in a preset: whether they reach
+    the same conclusions there (which decides more of the margin, the deal or the strategy,
+    and which strategy is the better one)."""
+    lines = []
+    rows = dec.merge(mat[["preset", "pair", "who", "score"]], on=["preset", "pair"])
+    rows["first"] = rows["pair"].str.partition(" vs ")[0]
+    rows["opponent"] = rows["pair"].str.partition(" vs ")[2]
+    for opp in dict.fromkeys(rows[rows["first"] == a]["opponent"]):
+        if opp in (a, b):
+            continue
+        ga = rows[(rows["first"] == a) & (rows["opponent"] == opp)].set_index("preset")
+        gb = rows[(rows["first"] == b) & (rows["opponent"] == opp)].set_index("preset")
+        both = [p for p in ga.index if p in gb.index]
+        if not both:
+            continue
+        same, differ = [], []
+        for p in both:
+            ra, rb = ga.loc[p], gb.loc[p]
+            more = ["deal" if r["deal_share"] > r["strategy_share"] else "strategy"
+                    for r in (ra, rb)]
+            better = [r["who"].replace(a, "it").replace(b, "it") for r in (ra, rb)]
+            text = (f"{p} ({a}: the {more[0]} {100 * max(ra['deal_share'], ra['strategy_share']):.0f}%, "
+                    f"scores {100 * ra['score']:.1f}%; {b}: the {more[1]} "
+                    f"{100 * max(rb['deal_share'], rb['strategy_share']):.0f}%, scores "
+                    f"{100 * rb['score']:.1f}%)")
+            (same if more[0] == more[1] and better[0] == better[1] else differ).append(text)
+        s = f"- **{a} and {b} against {opp}:** "
+        if same:
+            s += "the same conclusions (what decides more of the margin, and who is better) in " \
+                 + "; ".join(same) + ("." if not differ else "")
+        if differ:
+            s += ("; different ones in " if same else "different conclusions in ") \
+                 + "; ".join(differ) + "."
+        lines.append(s)
     return lines
 
 

@@ -79,11 +79,13 @@ QUESTIONS = {q.name: q for q in (
              ("reves", "reves_ismcts")),
     Question("luck_skill", "Luck or skill: how much of a deal's result does the deal decide?",
              "For each preset (two sides, and three sides: three players, six in pairs) and "
-             "each strategy pairing (random, greedy, expert, ismcts): a logistic regression of "
+             "each strategy pairing (random, greedy, expert, learned, ismcts): a logistic "
+             "regression of "
              "the result on the signed difference in trumps dealt and on the pairing, a "
              "decomposition of the point margin into deal, strategy and the rest, and how "
              "many deals the better player needs to win 95% of matches.",
-             ("luck_skill", "luck_skill_expert", "luck_skill_three_sides", "luck_skill_ismcts")),
+             ("luck_skill", "luck_skill_expert", "luck_skill_three_sides", "luck_skill_learned",
+              "luck_skill_ismcts")),
     Question("chiamata", "Briscola Chiamata: what to bid and whom to call",
              "In chiamata-5 with greedy bidding, calling and play: the caller's success rate "
              "and game points by contract and by the card points of his hand, calling a "
@@ -95,14 +97,15 @@ QUESTIONS = {q.name: q for q in (
     Question("hold_the_seven_strong", "Hold the 7 with strong players",
              "Does holding the 7 of trumps help a strong player, and in which variants? "
              "`expert` on both sides (the opponent swaps at once) with each swap policy in "
-             "brisca-2 with the swap before and after the draw and in brisca-2-blackhand, and "
-             "ISMCTS at 1000 iterations a move on both sides holding the 7 to the last chance "
-             "in brisca-2 before and after the draw, on duplicate deals.",
-             ("hold_the_seven_expert", "hold_the_seven_strong"),
+             "brisca-2 with the swap before and after the draw and in brisca-2-blackhand, the "
+             "same with the `learned` player on both sides, and ISMCTS at 1000 iterations a "
+             "move on both sides holding the 7 to the last chance in brisca-2 before and after "
+             "the draw, on duplicate deals; and where the three players' conclusions agree.",
+             ("hold_the_seven_expert", "hold_the_seven_learned", "hold_the_seven_strong"),
              note="The ISMCTS cells (ISMCTS against ISMCTS at `ismcts:iterations=1000`) are "
                   "most of the compute above: 5,000 duplicate deals a cell bring the "
-                  "half-width of a score difference to about 0.4 pp. `expert` is cheap: "
-                  "40,000 deals a cell."),
+                  "half-width of a score difference to about 0.4 pp. `expert` and `learned` "
+                  "are cheap: 40,000 and 200,000 deals a cell."),
 )}
 
 

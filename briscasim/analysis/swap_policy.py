@@ -268,4 +268,37 @@ def conclusion(t: pd.DataFrame) -> list[str]:
                                    f"({100 * r['lost_if_held']:.0f}% of the deals where it "
                                    "held)" if name != "never" and r["held"] > 0 else "") + ".")
         lines.append(s)
+    return lines + agreement(t)
+
+
+def _verdict(r) -> str:
+    if r["d_score_p_adj"] >= 0.05:
+        return "no measurable effect"
+    return "pays" if r["d_score"] > 0 else "costs"
+
+
+def agreement(t: pd.DataFrame, policy: str = "hold to the last chance") -> list[str]:
+    """One bullet per variant that more than one play measured ``policy`` in: whether the
+    plays reach the same verdict (pays, costs, no measurable effect; Holm-adjusted) and
+    whether their differences from the control are within each other's intervals."""
+    lines = []
+    rows = t[t["policy"] == policy]
+    for variant, g in rows.groupby("variant", sort=False):
+        if len(g) < 2:
+            continue
+        verdicts = {r["play"]: _verdict(r) for _, r in g.iterrows()}
+        each = "; ".join(
+            f"{r['play']} " + stats.fmt_ci(r["d_score"], r["d_score_lo"], r["d_score_hi"],
+                                           sign=True, digits=2) + " pp"
+            for _, r in g.iterrows())
+        overlap = g["d_score_lo"].max() <= g["d_score_hi"].min()
+        if len(set(verdicts.values())) == 1:
+            s = (f"- **{variant}: the players agree.** *{policy.capitalize()}* "
+                 f"{next(iter(verdicts.values()))} for each of {', '.join(verdicts)} ({each})")
+        else:
+            s = (f"- **{variant}: the players disagree.** *{policy.capitalize()}*: "
+                 + ", ".join(f"{p} {v}" for p, v in verdicts.items()) + f" ({each})")
+        s += ("; the intervals overlap." if overlap else
+              "; the sizes differ: the intervals do not overlap.")
+        lines.append(s)
     return lines
