@@ -321,3 +321,38 @@ def test_luck_skill_says_where_learned_and_ismcts_agree():
     (line,) = luck_skill.agreement(dec, mat)
     assert line.startswith("- **learned and ismcts against greedy:** the same conclusions")
     assert "different ones in briscola-2 (learned: the deal 30%" in line
+
+
+CHIAMATA_ROLES = """
+name = "roles"
+analysis = "chiamata"
+seed = 14
+deals = 60
+lineup = ["expert", "greedy", "greedy", "greedy", "greedy"]
+[grid]
+"lineup.0" = ["expert", "greedy"]
+[[variants]]
+preset = "chiamata-5"
+"""
+
+
+def test_chiamata_roles_against_greedy_in_the_same_seat_of_the_same_rotated_deal(
+        tmp_path_factory, tmp_path):
+    """The lineup rotated over the five seats: each play is compared with greedy's play of
+    the same deal in the same rotation (so the same seat)."""
+    from briscasim.analysis import chiamata
+    roles_run = _run(tmp_path_factory, "roles", CHIAMATA_ROLES)
+    registry.get("chiamata").analyse([roles_run], Context(out=tmp_path / "roles"))
+    cells = [chiamata.deals(roles_run, c) for c in roles_run.cells]
+    mixed, base = (cells[0], cells[1]) if cells[1]["strategy_0"].nunique() == 1 else (
+        cells[1], cells[0])
+    assert base["rotation"].nunique() == 5
+    t = chiamata.roles(mixed, "expert", base)
+    everyone = t[t["role"] == "all"].iloc[0]
+    played = mixed[mixed["caller"] >= 0]
+    seat = sum(np.where(played[f"strategy_{s}"] == "expert", s, 0) for s in range(5))
+    b = base.set_index(["deal", "rotation"])
+    diff = [row[f"game_points_{s}"] - b.loc[(row["deal"], row["rotation"]), f"game_points_{s}"]
+            for (_, row), s in zip(played.iterrows(), seat)]
+    per_deal = pd.Series(diff).groupby(played["deal"].to_numpy()).mean()
+    assert everyone["vs_greedy"] == pytest.approx(per_deal.mean())

@@ -46,6 +46,7 @@ def _params(iterations, **kw):
     ("brisca-2", "ismcts:iterations=25,evaluation=1"),
     ("brisca-2", "ismcts:iterations=25,leaf_model=brisca-2"),
     ("brisca-3-remove2", "ismcts:iterations=25,leaf_model=auto,leaf_weight=1"),
+    ("brisca-4-pairs", "ismcts:iterations=25,leaf_model=auto,leaf_weight=0,rollout=network"),
     ("briscola-2", "ismcts:iterations=25,evaluation=0.7,reward=margin"),
     ("brisca-3-remove2", "ismcts:iterations=25,history=3,infer=0"),
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
@@ -129,6 +130,35 @@ def test_the_leaf_network_changes_the_search():
                               none)
 
 
+def test_network_play_outs_change_the_search():
+    rules = Rules.preset("brisca-2")
+
+    def records(spec):
+        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
+    assert not np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0"),
+                              records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0,"
+                                      "rollout=network"))
+
+
+def test_a_network_play_out_moves_as_the_learned_player_from_the_same_view():
+    """network_move on the whole deal state decides as learned does from the seat's view."""
+    from briscasim.strategies.learned import model_for, network_move
+    for preset in ("brisca-2", "brisca-4-pairs-signals"):
+        rules = Rules.preset(preset)
+        r = rules.to_array()
+        address = model_for(rules, "auto").weights.ctypes.data
+        lineup = Lineup.build(rules, "learned")
+        legal = np.empty(L.MAX_LEGAL_ANY, np.int16)
+        for i in range(5):
+            deal = Deal.from_seed(rules, 3, i)
+            while not deal.over:
+                seat = deal.turn
+                a = network_move(r, deal.state, address, legal, L.EVERY_FEATURE)
+                assert a == dispatch.decide_entry(lineup.arrays(), r, deal.state, seat, seat,
+                                                  new_stream(1))
+                deal.play(int(a))
+
+
 def test_leaf_chance_reads_the_position_value_of_the_seat_to_move():
     from briscasim.observation import OBSERVATION_LEN, encode
     from briscasim.strategies.learned import model_for
@@ -156,6 +186,7 @@ def test_leaf_chance_reads_the_position_value_of_the_seat_to_move():
     ("peek:leaf_model=nonesuch", "brisca-2", ["peek leaf_model: model 'nonesuch' is neither"]),
     ("ismcts:leaf_model=chiamata-5", "brisca-2", ["does not fit the rules brisca-2"]),
     ("ismcts:leaf_model=auto", "chiamata-5", ["trick games only", "leaf_model=none"]),
+    ("ismcts:rollout=network", "brisca-2", ["rollout=network", "give leaf_model=M"]),
 ])
 def test_a_leaf_model_that_cannot_play_is_refused(spec, rules, words):
     from briscasim.strategies.params import StrategyError

@@ -124,9 +124,12 @@ def roles(t: pd.DataFrame, label: str, base: pd.DataFrame | None) -> pd.DataFram
                     np.where(played["partner"].to_numpy() == seat, "partner", "defender"))
     diff = None
     if base is not None:
-        b = base.set_index("deal")[[f"game_points_{s}" for s in range(N)]]
-        have = played["deal"].isin(b.index).to_numpy()
-        bg = b.reindex(played["deal"]).to_numpy()
+        # greedy's plays of the same deal, in the same rotation if greedy's run rotated
+        key = ["deal", "rotation"] if base["rotation"].nunique() > 1 else ["deal"]
+        b = base.set_index(key)[[f"game_points_{s}" for s in range(N)]]
+        at = pd.MultiIndex.from_frame(played[key]) if len(key) > 1 else played["deal"]
+        have = at.isin(b.index)
+        bg = b.reindex(at).to_numpy()
         diff = np.where(have, mine - bg[np.arange(len(played)), seat.clip(0)], np.nan)
     deal = played["deal"].to_numpy()
     for name in ("all", "caller", "partner", "defender"):

@@ -50,8 +50,9 @@ from .greedy import greedy_strategy
 from .random import random_strategy
 from .sampling import sample_world
 
-ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
+ROLLOUT_RANDOM, ROLLOUT_GREEDY, ROLLOUT_NETWORK, ROLLOUT_OWN_NETWORK = 0, 1, 2, 3
 GREEDY = np.int64(ROLLOUT_GREEDY)   # typed, not a literal: one compiled policy_move
+RANDOM = np.int64(ROLLOUT_RANDOM)
 MAX_OBS = 32             # plays the inference reads at most (the latest first)
 MAX_SINCE = 25           # a seat's plays from the first trick read on (history <= 24)
 # the fields of an observed play (Workspace.obs, OBS_LEN int64 each)

@@ -25,8 +25,10 @@ Every iteration:
    tree`` (plain SO-ISMCTS) they are UCB nodes of the same tree, chosen for their side but
    blind to their hands;
 3. plays the world out with the rollout policy, each seat deciding on its own view
-   (``greedy``, default, or ``random``; with greedy, ``epsilon`` mixes random decisions into
-   the other sides' play and ``own_epsilon`` into the seat's own side's);
+   (``greedy``, default, ``random``, ``network``: the ``leaf_model``'s network, or
+   ``own_network``: the network for the seat's side, greedy for the others; but for random,
+   ``epsilon`` mixes random decisions into the other sides' play and ``own_epsilon`` into
+   the seat's own side's);
 4. backs up the deal's reward for every side: 1 / 0.5 / 0 for a win / draw / loss, or the
    point margin against the best other side scaled to [0, 1]. With two players, ``reward =
    win``, the most points winning (no race to a target), a trump, no duty to follow suit
@@ -86,15 +88,16 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, MAX_LEGAL, MAX_LEGA
                              R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE, R_TARGET_POINTS,
                              STATE_LEN, S_BLACK_HAND, S_GAME_POINTS, S_PHASE, S_POINTS, S_TO_DRAW,
                              S_TURN, S_WINNER)
-from ..engine.rng import below
+from ..engine.rng import below, uniform
 from ..jit import closure_cached
 from ..observation import OBSERVATION_LEN, encode
 from . import greedy as _greedy
 from .api import N_PARAMS
 from .evaluation import N_FEATURES, win_chance
-from .learned import ModelParam, model_for
+from .learned import ModelParam, model_for, network_move
 from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, hidden, position_value
-from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, ROLLOUT_GREEDY,
+from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, RANDOM,
+                        ROLLOUT_GREEDY, ROLLOUT_NETWORK, ROLLOUT_OWN_NETWORK,
                         draw_world, policy_move, prepare_inference)
 from .params import SEARCH, Param, StrategyDef, StrategyError
 from .sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, first_stock_slot, keep_world,
@@ -210,13 +213,25 @@ class Tree(NamedTuple):
 
 
 @njit(cache=True, _nrt=False)
-def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal, features):
-    """Play ``state`` to the end, every seat moving by :func:`policy_move`, with
-    ``own_epsilon`` for the seats of ``side`` and ``epsilon`` for the others (jitted)."""
+def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, legal, features,
+             address):
+    """Play ``state`` to the end, every seat moving by :func:`policy_move` or by the
+    network at ``address`` (:func:`~.learned.network_move`: every seat with
+    ``ROLLOUT_NETWORK``, the seats of ``side`` with ``ROLLOUT_OWN_NETWORK``, the others then
+    greedy), a random move replacing a decision with probability ``own_epsilon`` for the
+    seats of ``side`` and ``epsilon`` for the others (jitted)."""
     while state[S_PHASE] != PHASE_OVER:
-        eps = own_epsilon if rules[R_SIDE + state[S_TURN]] == side else epsilon
-        play(rules, state, policy_move(rules, state, policy, eps, params, rng, legal, features),
-             features)
+        own = rules[R_SIDE + state[S_TURN]] == side
+        eps = own_epsilon if own else epsilon
+        if policy == ROLLOUT_NETWORK or (policy == ROLLOUT_OWN_NETWORK and own):
+            if eps == 0.0 or uniform(rng) >= eps:
+                a = network_move(rules, state, address, legal, features)
+            else:
+                a = policy_move(rules, state, RANDOM, 0.0, params, rng, legal, features)
+        else:
+            a = policy_move(rules, state, GREEDY if policy == ROLLOUT_OWN_NETWORK else policy,
+                            eps, params, rng, legal, features)
+        play(rules, state, a, features)
 
 
 @njit(cache=True, _nrt=False)
@@ -313,7 +328,7 @@ def searches(resample) -> "Searches":
         # sides form during the deal) takes the place of the evaluation below
         address = np.int64(params[P_LEAF_MODEL])
         leaf_weight = params[P_LEAF_WEIGHT]
-        network = (address != 0) & (leaf_weight > 0.0)
+        network = address != 0
         # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
         # deals with a trump and no duty to follow suit
         evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
@@ -425,7 +440,7 @@ def searches(resample) -> "Searches":
                 chance = win_chance(rules, world, side, total, ws.scores)
             if weight < 1.0:
                 play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
-                         ws.rollout_params, rng, ws.move_legal, features)
+                         ws.rollout_params, rng, ws.move_legal, features, address)
                 side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
             if weight > 0.0 and network:
                 # the side to move at the leaf gets the network's chance, every other the rest
@@ -510,10 +525,11 @@ def searches(resample) -> "Searches":
                     view(block, o_avail, cap, np.int32),
                     view(block, o_value, cap, np.float64))
         policy = np.int64(params[P_ROLLOUT])
+        greedy_outs = (policy == ROLLOUT_GREEDY) | (policy == ROLLOUT_OWN_NETWORK)
         for i in range(N_PARAMS):
-            ws.rollout_params[i] = _GREEDY_DEFAULTS[i] if policy == ROLLOUT_GREEDY else 0.0
+            ws.rollout_params[i] = _GREEDY_DEFAULTS[i] if greedy_outs else 0.0
             ws.greedy_params[i] = _GREEDY_DEFAULTS[i]
-        if policy != ROLLOUT_GREEDY:
+        if not greedy_outs:
             ws.rollout_params[0] = _RANDOM_SWAP_PROB
         a, it = search(rules, public, hand, seat, sig, params, rng, ws, tree, features, truth)
         release(block)
@@ -579,9 +595,13 @@ def bind(rules, strategy):
     ``rules`` in its parameter row (the model loaded, checked and kept alive by
     :func:`~.learned.model_for`); unchanged with ``leaf_model = none``."""
     name = strategy.values.get("leaf_model", "none")
-    if name == "none":
-        return strategy
     owner = f"{strategy.label.partition(':')[0]} leaf_model"
+    if name == "none":
+        if strategy.values.get("rollout") in ("network", "own_network"):
+            raise StrategyError(f"{owner}: rollout={strategy.values['rollout']} plays the "
+                                "play-outs with a network: give leaf_model=M (auto: the "
+                                "preset's own)")
+        return strategy
     if rules.chiamata:
         raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
                             f"not of Briscola Chiamata ({rules.name}); give leaf_model=none")
@@ -597,8 +617,11 @@ DEFINITION = StrategyDef(
         Param("time_budget", float, 0.0, 0.0, 600.0, "seconds per move, 0 = off (results "
               "then depend on machine speed)"),
         Param("exploration", float, 1.0, 0.0, 10.0, "UCB1 exploration constant"),
-        Param("rollout", str, "greedy", doc="policy of every seat in the play-outs",
-              choices=("random", "greedy")),
+        Param("rollout", str, "greedy", doc="policy of every seat in the play-outs; "
+              "network: the leaf_model's network (each seat's legal action of highest "
+              "value, from its view), epsilon and own_epsilon mixing in random moves; "
+              "own_network: the network for the seat's own side, greedy for the others",
+              choices=("random", "greedy", "network", "own_network")),
         Param("reward", str, "win", doc="win: 1/0.5/0 for win/draw/loss; margin: point "
               "margin against the best other side, scaled to [0, 1]",
               choices=("win", "margin")),
@@ -647,9 +670,9 @@ DEFINITION = StrategyDef(
               "(briscasim.strategies.evaluation) in a leaf's reward, the play-out giving the "
               "rest (0 = play-outs only, 1 = no play-out)"),
         ModelParam("leaf_model", str, "none", doc="a network valuing the leaves (trick "
-                   "games): a shipped model (briscasim/models), a model file's path or auto "
-                   "(the preset's own, as learned's model); none = off. It takes the place of "
-                   "evaluation"),
+                   "games) and playing the play-outs with rollout=network: a shipped model "
+                   "(briscasim/models), a model file's path or auto (the preset's own, as "
+                   "learned's model); none = off. It takes the place of evaluation"),
         Param("leaf_weight", float, 0.5, 0.0, 1.0, "with leaf_model, the weight of the "
               "network's chance of winning in a leaf's reward, the play-out giving the rest "
               "(1 = no play-out)"),

@@ -26,10 +26,12 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..engine.layout import NO_CARD, N_ACTIONS
+from ..engine.core import legal_view
+from ..engine.layout import NO_CARD, N_ACTIONS, S_TURN
+from ..engine.primitives import hand_of
 from ..files import write_atomic
-from ..observation import OBSERVATION, OBSERVATION_LEN, encode_view
-from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, hidden
+from ..observation import OBSERVATION, OBSERVATION_LEN, encode, encode_view
+from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, best_action, hidden
 from .params import Param, StrategyDef, StrategyError
 from .scratch import stack, view
 
@@ -210,6 +212,17 @@ def bind(rules, strategy):
 
 
 @njit(cache=True, _nrt=False)
+def _choice(address, obs, legal):
+    """The action of ``legal`` of highest value under the network at ``address`` for the
+    observation ``obs`` (jitted)."""
+    w = view(address, 0, WEIGHTS_LEN, np.float32)
+    a1 = stack(HIDDEN1, np.float32)
+    a2 = stack(HIDDEN2, np.float32)
+    hidden(w, obs, a1, a2)
+    return best_action(w, a2, legal)
+
+
+@njit(cache=True, _nrt=False)
 def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The legal action of highest value under the network whose weights the parameter row
     points to (jitted); ``NO_CARD`` (an illegal action the batch loop reports) if no model
@@ -219,19 +232,22 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     address = np.int64(params[P_MODEL])
     if address == 0:
         return NO_CARD
-    w = view(address, 0, WEIGHTS_LEN, np.float32)
     obs = stack(OBSERVATION_LEN, np.int8)
-    a1 = stack(HIDDEN1, np.float32)
-    a2 = stack(HIDDEN2, np.float32)
     encode_view(rules, public, hand, seat, signals, obs)
-    hidden(w, obs, a1, a2)
-    best = legal[0]
-    best_q = action_value(w, a2, best)
-    for i in range(1, legal.shape[0]):
-        q = action_value(w, a2, legal[i])
-        if q > best_q:
-            best, best_q = legal[i], q
-    return best
+    return _choice(address, obs, legal)
+
+
+@njit(cache=True, _nrt=False)
+def network_move(rules, world, address, legal, features):
+    """The legal action of highest value, under the network at ``address``, of the seat to
+    move in ``world``, from that seat's view (``legal``: scratch) (jitted)."""
+    seat = world[S_TURN]
+    moves = legal_view(rules, world, seat, hand_of(rules, world, seat), legal, features)
+    if moves.shape[0] == 1:
+        return moves[0]
+    obs = stack(OBSERVATION_LEN, np.int8)
+    encode(rules, world, seat, obs)
+    return _choice(address, obs, moves)
 
 
 DEFINITION = StrategyDef("learned", 10, (

@@ -83,6 +83,18 @@ def action_value(w, a2, action):
 
 
 @njit(cache=True, _nrt=False, fastmath=True, inline="always")
+def best_action(w, a2, legal):
+    """The action of ``legal`` of highest value (the first of equals) (jitted)."""
+    best = legal[0]
+    best_q = action_value(w, a2, best)
+    for i in range(1, legal.shape[0]):
+        q = action_value(w, a2, legal[i])
+        if q > best_q:
+            best, best_q = legal[i], q
+    return best
+
+
+@njit(cache=True, _nrt=False, fastmath=True, inline="always")
 def position_value(w, a2):
     """The network's value of the position from the second layer's activations (jitted)."""
     acc = w[_BV]
