@@ -67,6 +67,11 @@ def test_a_run_plays_the_fastest_kernel_ready_else_the_kernel_of_every_lineup(mo
     chiamata = (EVERY_SHAPE, batch.CHIAMATA_FEATURES)
     assert batch.kernel_key("deal", HAS_RANDOM, 0) == (EVERY_SHAPE, 0)
     assert batch.kernel_key("deal", HAS_RANDOM, F_AUCTION) == chiamata
+    ready.add(batch._uncompiled("deal", HAS_RANDOM, batch.CHIAMATA_FEATURES))
+    assert batch.kernel_key("deal", HAS_RANDOM, F_AUCTION) == (HAS_RANDOM,
+                                                              batch.CHIAMATA_FEATURES)
+    assert batch.kernel_key("deal", EVERY_SHAPE, F_AUCTION) == chiamata
+    ready.clear()
     assert batch.kernel_key("deal", HAS_RANDOM, F_SIGNALS) == every
     assert batch.kernel_key("points", HAS_RANDOM, 0) == every
     ready.add(batch._uncompiled("deal", *every))
