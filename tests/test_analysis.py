@@ -307,7 +307,7 @@ def test_swap_policy_says_where_the_players_agree():
                       _hold("learned", 0.001, -0.001, 0.003, 0.4)])
     (line,) = swap_policy.agreement(t)
     assert "disagree" in line and "expert costs" in line and "learned no measurable" in line
-    assert "do not overlap" in line
+    assert "the intervals of expert and learned do not overlap" in line
     assert swap_policy.agreement(t[t["play"] == "expert"]) == []     # one player: no claim
 
 

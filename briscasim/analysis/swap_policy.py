@@ -280,7 +280,7 @@ def _verdict(r) -> str:
 def agreement(t: pd.DataFrame, policy: str = "hold to the last chance") -> list[str]:
     """One bullet per variant that more than one play measured ``policy`` in: whether the
     plays reach the same verdict (pays, costs, no measurable effect; Holm-adjusted) and
-    whether their differences from the control are within each other's intervals."""
+    which plays' intervals of the difference from the control do not overlap."""
     lines = []
     rows = t[t["policy"] == policy]
     for variant, g in rows.groupby("variant", sort=False):
@@ -291,14 +291,17 @@ def agreement(t: pd.DataFrame, policy: str = "hold to the last chance") -> list[
             f"{r['play']} " + stats.fmt_ci(r["d_score"], r["d_score_lo"], r["d_score_hi"],
                                            sign=True, digits=2) + " pp"
             for _, r in g.iterrows())
-        overlap = g["d_score_lo"].max() <= g["d_score_hi"].min()
+        rs = list(g.itertuples())
+        apart = [f"{x.play} and {y.play}" for i, x in enumerate(rs) for y in rs[i + 1:]
+                 if x.d_score_hi < y.d_score_lo or y.d_score_hi < x.d_score_lo]
         if len(set(verdicts.values())) == 1:
             s = (f"- **{variant}: the players agree.** *{policy.capitalize()}* "
                  f"{next(iter(verdicts.values()))} for each of {', '.join(verdicts)} ({each})")
         else:
             s = (f"- **{variant}: the players disagree.** *{policy.capitalize()}*: "
                  + ", ".join(f"{p} {v}" for p, v in verdicts.items()) + f" ({each})")
-        s += ("; the intervals overlap." if overlap else
-              "; the sizes differ: the intervals do not overlap.")
+        s += ("; the intervals overlap." if not apart else
+              f"; the sizes differ: the intervals of {', and of '.join(apart)} do not "
+              "overlap.")
         lines.append(s)
     return lines
