@@ -27,9 +27,9 @@ import pandas as pd
 from .. import stats
 from .. import cards as C
 from ..experiments.report import markdown_table
-from ..experiments.style import (LINESTYLES, PALETTE, counts, figure, hide_unused, legend,
-                                 lowest_labels, not_run, reference, save_all, series, style,
-                                 title)
+from ..experiments.style import (LINESTYLES, MARKERS, PALETTE, counts, figure, hide_unused,
+                                 legend, lowest_labels, not_run, reference, save_all, series,
+                                 style, title)
 from ..game import Deal, seeded_deck
 from .document import Context, header, write
 from .runs import Run, ensure
@@ -421,22 +421,29 @@ def share_chart(dec: pd.DataFrame):
 
 def curve_chart(curves: dict):
     """Probability that the better strategy wins a match of N deals, one panel per preset
-    (shared axes), a line per pairing; the dotted line is 95%."""
+    (shared axes), a line per pairing: its colour the pairing's first strategy, its marker
+    and line its opponent; the dotted line is 95%."""
     presets = list(dict.fromkeys(k[0] for k in curves))
     # in the order the panels show them, so the legend's order is the colours' order
     pairs = list(dict.fromkeys(k[1] for p in presets for k in curves if k[0] == p))
+    firsts = list(dict.fromkeys(p.partition(" vs ")[0] for p in pairs))
+    opponents = list(dict.fromkeys(p.partition(" vs ")[2] for p in pairs))
     cols = min(3, len(presets))
     rows = math.ceil(len(presets) / cols)
     fig, axes = figure(rows, cols, panel_height=1.6, sharex=True, sharey=True)
     n = np.arange(1, 202)
     odd = n[::2]
     for ax, preset in zip(axes.flat, presets):
-        for j, p in enumerate(pairs):
+        for p in pairs:
             c = curves.get((preset, p))
             if c is not None:
+                first, _, opponent = p.partition(" vs ")
+                k = opponents.index(opponent)
                 ax.plot(odd, 100 * c[::2], label=p, linewidth=1.1, markersize=3,
-                        linestyle=LINESTYLES[j % len(LINESTYLES)],
-                        markevery=[0, 2, 7, 24, 99], **series(j))
+                        color=PALETTE[firsts.index(first) % len(PALETTE)],
+                        marker=MARKERS[k % len(MARKERS)],
+                        linestyle=LINESTYLES[k % len(LINESTYLES)],
+                        markevery=[0, 2, 7, 24, 99])
         reference(ax, "y", 100 * TARGET, f"{100 * TARGET:.0f}% of matches")
         ax.set_xscale("log")
         counts(ax.xaxis, log=True)
@@ -448,7 +455,7 @@ def curve_chart(curves: dict):
     fig.supxlabel("deals in the match (odd N, log scale)")
     title(fig, "How many deals does the better strategy need to win the match? The chance "
           "that it wins more of N deals than its opponent")
-    legend(fig, title="pairing (better strategy first)")
+    legend(fig, title="pairing")
     return fig
 
 
