@@ -32,6 +32,7 @@ from briscasim.strategies.ismcts import (_GREEDY_DEFAULTS, REWARD_WIN, deal_poin
                                          side_rewards)
 from briscasim.strategies.solver import copy_state, play
 
+NO_NETWORK = np.int64(0)    # play-outs by greedy: no network's weights
 OUT = (Path(__file__).resolve().parent.parent / "briscasim" / "strategies"
        / "evaluation_weights.py")
 STREAM = 7          # the random stream of each deal that its positions and play-outs use
@@ -60,7 +61,7 @@ def positions(rules, starts, seed, keep, path_epsilon, epsilon, rollouts, params
                 for _ in range(rollouts):
                     copy_state(world, state)
                     play_out(rules, world, GREEDY, 0.0, epsilon, side, params, rng, legal,
-                             EVERY_FEATURE)
+                             EVERY_FEATURE, NO_NETWORK)
                     side_rewards(rules, world, REWARD_WIN, 0.0, total, rewards)
                     acc += rewards[side]
                 y[n] = acc / rollouts
