@@ -23,28 +23,13 @@ from briscasim.game import Deal
 from briscasim.rules import Rules
 from briscasim.strategies import inference as F
 from briscasim.strategies import ismcts as I
-from briscasim.strategies.evaluation import N_FEATURES
-from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds
+from briscasim.strategies.sampling import prepare_worlds
 
 # name, history, infer, draws (infer 1: no inference, worlds uniform)
 SETTINGS = (("uniform", 0, 1.0, 1), ("defaults: history 2, infer 0.05, draws 64", 2, 0.05, 64),
             ("history 2, infer 0, draws 10000", 2, 0.0, 10_000),
             ("history 1, infer 0, draws 10000", 1, 0.0, 10_000),
             ("history 24, infer 0, draws 10000", 24, 0.0, 10_000))
-
-
-def workspace() -> I.Workspace:
-    """A search workspace for drawing worlds (no tree, no kept worlds)."""
-    z = np.zeros
-    greedy = np.zeros(I.N_PARAMS)
-    greedy[:len(I._GREEDY_DEFAULTS)] = I._GREEDY_DEFAULTS
-    return I.Workspace(
-        z(L.STATE_LEN, np.int16), z(SPEC_LEN, np.int64), z(L.STATE_LEN, np.int16),
-        z(L.MAX_LEGAL, np.int16), z(L.MAX_LEGAL_ANY, np.int16), z(L.MAX_SIDES),
-        z(I.N_PARAMS), greedy, z(I._MAX_PATH, np.int32), z(F.MAX_OBS * F.OBS_LEN, np.int64),
-        z(F.MAX_OBS * L.STATE_LEN, np.int16), z(F.INFO_LEN, np.int64),
-        z(L.MAX_PLAYERS * F.MAX_SINCE * 2, np.int64), z(L.MAX_PLAYERS * F.CARRIED, np.int16),
-        z(L.STATE_LEN, np.int16), z(1, np.int8), z(N_FEATURES))
 
 
 @njit(cache=True)
@@ -81,7 +66,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     rules = Rules.preset(args.preset)
     r = rules.to_array()
-    ws = workspace()
+    ws = I.numpy_workspace()
     rng = new_stream()
     legal = np.zeros(L.MAX_LEGAL_ANY, np.int16)
     tricks = int(r[L.R_DECK_N]) // rules.players

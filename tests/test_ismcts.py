@@ -14,7 +14,6 @@ from briscasim.simulate import Lineup, needed_features, play_chunk
 from briscasim.strategies import dispatch, inference as F, ismcts as M
 from briscasim.strategies.api import N_PARAMS
 from briscasim.strategies.bidding import contract_decision
-from briscasim.strategies.evaluation import N_FEATURES
 from briscasim.strategies.greedy import greedy_strategy
 from briscasim.strategies.sampling import SPEC_LEN, prepare_worlds, sample_world
 from briscasim.strategies.solver import MODEL_GREEDY, WIN, best_reply, new_search, position_value
@@ -47,6 +46,7 @@ def _params(iterations, **kw):
     ("brisca-2", "ismcts:iterations=25,leaf_model=brisca-2"),
     ("brisca-3-remove2", "ismcts:iterations=25,leaf_model=auto,leaf_weight=1"),
     ("brisca-4-pairs", "ismcts:iterations=25,leaf_model=auto,leaf_weight=0,rollout=network"),
+    ("briscola-2", "ismcts:iterations=25,leaf_model=auto,prior=2"),
     ("briscola-2", "ismcts:iterations=25,evaluation=0.7,reward=margin"),
     ("brisca-3-remove2", "ismcts:iterations=25,history=3,infer=0"),
     ("brisca-3-hidden", "ismcts:iterations=25,others_epsilon=0.2,epsilon=0.1"),
@@ -130,6 +130,52 @@ def test_the_leaf_network_changes_the_search():
                               none)
 
 
+def test_a_leaf_model_with_no_use_plays_as_without():
+    """leaf_weight = 0, greedy play-outs and no prior: the network does nothing, the
+    evaluation applies as without it, and the search plays the same moves."""
+    rules = Rules.preset("brisca-2")
+
+    def records(spec):
+        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
+    assert np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0"),
+                          records("ismcts:iterations=50"))
+
+
+def test_the_network_prior_changes_the_search():
+    rules = Rules.preset("brisca-2")
+
+    def records(spec):
+        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
+    assert not np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0,"
+                                      "prior=3"), records("ismcts:iterations=50"))
+
+
+def test_root_priors_are_the_softmax_of_the_network_over_the_legal_actions():
+    from briscasim.observation import OBSERVATION_LEN, encode
+    from briscasim.strategies.learned import model_for
+    from briscasim.strategies.network import forward_batch
+    for preset in ("brisca-2", "brisca-4-pairs"):
+        rules = Rules.preset(preset)
+        r = rules.to_array()
+        w = model_for(rules, "auto").weights
+        deal = Deal.from_seed(rules, 9, 2)
+        while not deal.over:
+            seat = deal.turn
+            legal = np.array(deal.legal_actions())
+            view = deal.view(seat)
+            out = np.zeros(L.N_ACTIONS)
+            M.root_priors(r, view.public, view.hand, seat, view.signals, w.ctypes.data,
+                          legal.astype(np.int16), len(legal), out)
+            obs = np.zeros((1, OBSERVATION_LEN), np.int8)
+            encode(r, deal.state, seat, obs[0])
+            q = np.zeros((1, L.N_ACTIONS), np.float32)
+            forward_batch(w, obs, q, np.zeros(1, np.float32))
+            p = np.exp(q[0, legal] - q[0, legal].max())
+            assert out[legal] == pytest.approx(p / p.sum(), abs=1e-5)
+            assert out.sum() == pytest.approx(1.0)
+            deal.play(int(legal[-1]))
+
+
 def test_network_play_outs_change_the_search():
     rules = Rules.preset("brisca-2")
 
@@ -187,6 +233,7 @@ def test_leaf_chance_reads_the_position_value_of_the_seat_to_move():
     ("ismcts:leaf_model=chiamata-5", "brisca-2", ["does not fit the rules brisca-2"]),
     ("ismcts:leaf_model=auto", "chiamata-5", ["trick games only", "leaf_model=none"]),
     ("ismcts:rollout=network", "brisca-2", ["rollout=network", "give leaf_model=M"]),
+    ("ismcts:prior=2", "brisca-2", ["prior=2", "give leaf_model=M"]),
 ])
 def test_a_leaf_model_that_cannot_play_is_refused(spec, rules, words):
     from briscasim.strategies.params import StrategyError
@@ -218,21 +265,6 @@ def test_side_rewards():
     assert M.deal_points(r) == 120
 
 
-def _workspace():
-    """The search's working memory in numpy arrays, greedy's parameters set."""
-    sizes = ((np.int16, L.STATE_LEN), (np.int64, SPEC_LEN), (np.int16, L.STATE_LEN),
-             (np.int16, L.MAX_LEGAL), (np.int16, L.MAX_LEGAL_ANY),
-             (np.float64, L.MAX_SIDES), (np.float64, N_PARAMS), (np.float64, N_PARAMS),
-             (np.int32, M._MAX_PATH), (np.int64, F.MAX_OBS * F.OBS_LEN),
-             (np.int16, F.MAX_OBS * L.STATE_LEN), (np.int64, F.INFO_LEN),
-             (np.int64, L.MAX_PLAYERS * F.MAX_SINCE * 2),
-             (np.int16, L.MAX_PLAYERS * F.CARRIED), (np.int16, L.STATE_LEN),
-             (np.int8, 0), (np.float64, N_FEATURES))
-    ws = M.Workspace(*[np.zeros(n, t) for t, n in sizes])
-    ws.greedy_params[:] = M._GREEDY_DEFAULTS
-    return ws
-
-
 def test_world_weight_follows_greedy():
     """A world keeps weight 1 when greedy, holding the leader's cards in some order, would
     have led the card it led, and ``infer`` when not."""
@@ -240,7 +272,7 @@ def test_world_weight_follows_greedy():
     r = rules.to_array()
     gp = np.array(M._GREEDY_DEFAULTS)
     rng = new_stream(1)
-    ws = _workspace()
+    ws = M.numpy_workspace()
     seen = {True: 0, False: 0}
     for d in range(20):
         deal = Deal.from_seed(rules, 3, d)
@@ -317,7 +349,7 @@ def test_the_true_world_stays_possible(preset):
     rules = Rules.preset(preset)
     r = rules.to_array()
     rng = new_stream(5)
-    ws = _workspace()
+    ws = M.numpy_workspace()
     checked = 0
     for deal, v, legal in _seat0_turns(rules, 5, 12, rng):
         if len(legal) > 1 and F.prepare_inference(r, v.public, 0, 2, ws):
@@ -335,7 +367,7 @@ def test_history_inference_reads_the_past_tricks():
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
     rng = new_stream(2)
-    ws = _workspace()
+    ws = M.numpy_workspace()
     checked = doctored = 0
     for deal, v, legal in _seat0_turns(rules, 4, 30, rng):
         if deal.state[L.S_PHASE] == L.PHASE_PLAY and 3 <= v.public[L.S_TRICK_NO] and v.public[
@@ -528,7 +560,7 @@ def test_inference_reads_the_other_sides_only():
     latest first, from the current trick and the tricks ``history`` reads."""
     rules = Rules.preset("brisca-4-pairs")
     r = rules.to_array()
-    ws = _workspace()
+    ws = M.numpy_workspace()
     rng = np.random.default_rng(3)
     seen = 0
     for d in range(10):

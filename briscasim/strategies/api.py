@@ -34,7 +34,7 @@ STRATEGY_SIGNATURE = types.int64(
 )
 StrategyFunction = types.FunctionType(STRATEGY_SIGNATURE)
 
-N_PARAMS = 24
+N_PARAMS = 25
 
 # The play kind (kinds[seat, 0]) of every user strategy; a built-in's kind is in its definition
 # (StrategyDef.kind, in its module).

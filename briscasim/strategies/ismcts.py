@@ -18,7 +18,10 @@ Every iteration:
    iteration;
 2. descends the tree. At the seat's own nodes it considers only the actions legal in this
    world, expands an untried one if any, else picks the child maximising
-   ``mean + c * sqrt(ln(availability) / visits)``. The other seats' moves are, with
+   ``mean + c * sqrt(ln(availability) / visits)``; with ``leaf_model`` and ``prior`` w > 0,
+   the root's children maximise ``mean + w * p * sqrt(availability) / (1 + visits)`` instead
+   (PUCT, as AlphaZero's), ``p`` the softmax of the network's action values over the
+   seat's legal actions (:func:`root_priors`). The other seats' moves are, with
    ``others = greedy`` (default), greedy's moves on their hands in the sampled world (with
    probability ``others_epsilon`` a random one): the tree branches on the seat's own
    decisions only and the opponents' play depends on the cards they hold. With ``others =
@@ -41,7 +44,8 @@ Every iteration:
    place, in every trick game and under either reward: the value it gives the position for
    the seat to move (:func:`leaf_chance`) read as that seat's chance of winning, which its
    side gets and every other side the rest, ``leaf_weight`` times that plus ``1 -
-   leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out).
+   leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out; ``0``: the
+   network values no leaf, and ``evaluation`` applies as without it).
 
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact
@@ -72,7 +76,7 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 ``others_epsilon``, ``infer``, ``own_epsilon``, ``margin_weight``, ``history``,
 ``exact_stock``, ``exact_worlds``, ``infer_auction``, ``worlds``, ``draws``,
 ``exact_model``, ``evaluation``, ``leaf_model`` (its slot holds the weights' address,
-written by :func:`bind`), ``leaf_weight``.
+written by :func:`bind`), ``leaf_weight``, ``prior``.
 """
 import math
 from dataclasses import replace
@@ -81,21 +85,22 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.core import legal_actions, signals
+from ..engine.core import legal_actions
 from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS,
-                             MAX_SIDES, NO_CARD, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
+                             MAX_SIDES, NO_CARD, N_ACTIONS, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
                              PHASE_PLAY, R_AUCTION, R_DECK, R_DECK_N, R_FOLLOW_SUIT, R_NO_TRUMP,
                              R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE, R_TARGET_POINTS,
                              STATE_LEN, S_BLACK_HAND, S_GAME_POINTS, S_PHASE, S_POINTS, S_TO_DRAW,
                              S_TURN, S_WINNER)
+from ..engine.primitives import at
 from ..engine.rng import below, uniform
 from ..jit import closure_cached
-from ..observation import OBSERVATION_LEN, encode
+from ..observation import OBSERVATION_LEN, encode, encode_view
 from . import greedy as _greedy
 from .api import N_PARAMS
 from .evaluation import N_FEATURES, win_chance
 from .learned import ModelParam, model_for, network_move
-from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, hidden, position_value
+from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, hidden, position_value
 from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, RANDOM,
                         ROLLOUT_GREEDY, ROLLOUT_NETWORK, ROLLOUT_OWN_NETWORK,
                         draw_world, policy_move, prepare_inference)
@@ -108,9 +113,10 @@ from .solver import MODEL_GREEDY, MODEL_MINIMAX, endgame_action, exact_worlds, p
 (P_ITERATIONS, P_TIME_BUDGET, P_EXPLORATION, P_ROLLOUT, P_REWARD, P_EPSILON,
  P_EXACT_ENDGAME, P_OTHERS, P_OTHERS_EPSILON, P_INFER, P_OWN_EPSILON,
  P_MARGIN_WEIGHT, P_HISTORY, P_EXACT_STOCK, P_EXACT_WORLDS, P_INFER_AUCTION,
- P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION, P_LEAF_MODEL, P_LEAF_WEIGHT) = range(22)
-P_PEEK = 22     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
-P_PEEK_STOCK = 23   # peek: told the hands once at most this many cards are left to draw
+ P_WORLDS, P_DRAWS, P_EXACT_MODEL, P_EVALUATION, P_LEAF_MODEL, P_LEAF_WEIGHT,
+ P_PRIOR) = range(23)
+P_PEEK = 23     # the cheating reference peek's hands (sampling.REVEAL_* bits); 0 in ismcts
+P_PEEK_STOCK = 24   # peek: told the hands once at most this many cards are left to draw
 REWARD_WIN, REWARD_MARGIN = 0, 1
 OTHERS_TREE, OTHERS_GREEDY = 0, 1
 
@@ -199,6 +205,23 @@ class Workspace(NamedTuple):
     auction: np.ndarray         # int16 state: a world's auction played again
     worlds: np.ndarray          # int8: the worlds drawn once per move (N_CARD_IDS each)
     scores: np.ndarray          # float64: the evaluation's features (N_FEATURES)
+    prior: np.ndarray           # float64: the network's policy at the root (N_ACTIONS)
+
+
+def numpy_workspace(kept_worlds: int = 0) -> Workspace:
+    """A :class:`Workspace` of numpy arrays, room for ``kept_worlds`` kept worlds and
+    greedy's parameters set, for tools and tests that call the search's parts (the search
+    takes its own from scratch memory, :func:`searches`)."""
+    z = np.zeros
+    ws = Workspace(z(STATE_LEN, np.int16), z(SPEC_LEN, np.int64), z(STATE_LEN, np.int16),
+                   z(MAX_LEGAL, np.int16), z(MAX_LEGAL_ANY, np.int16), z(MAX_SIDES),
+                   z(N_PARAMS), z(N_PARAMS), z(_MAX_PATH, np.int32), z(MAX_OBS * OBS_LEN, np.int64),
+                   z(MAX_OBS * STATE_LEN, np.int16), z(INFO_LEN, np.int64),
+                   z(MAX_PLAYERS * MAX_SINCE * 2, np.int64), z(MAX_PLAYERS * CARRIED, np.int16),
+                   z(STATE_LEN, np.int16), z(N_CARD_IDS * kept_worlds, np.int8),
+                   z(N_FEATURES), z(N_ACTIONS))
+    ws.greedy_params[:] = _GREEDY_DEFAULTS
+    return ws
 
 
 class Tree(NamedTuple):
@@ -246,6 +269,29 @@ def leaf_chance(rules, world, address):
     encode(rules, world, world[S_TURN], obs)
     hidden(w, obs, a1, a2)
     return min(max((np.float64(position_value(w, a2)) + 1.0) / 2.0, 0.0), 1.0)
+
+
+@njit(cache=True, _nrt=False)
+def root_priors(rules, public, hand, seat, sig, address, legal, k, out):
+    """The network's policy at the root: the softmax of the values the network at
+    ``address`` gives the seat's ``k`` legal actions ``legal[:k]`` from its view (the
+    strategy's arguments), written into ``out`` at their action ids (jitted)."""
+    w = view(address, 0, WEIGHTS_LEN, np.float32)
+    obs = stack(OBSERVATION_LEN, np.int8)
+    a1 = stack(HIDDEN1, np.float32)
+    a2 = stack(HIDDEN2, np.float32)
+    encode_view(rules, public, hand, seat, sig, obs)
+    hidden(w, obs, a1, a2)
+    top = -np.inf
+    for i in range(k):
+        out[at(legal[i])] = action_value(w, a2, legal[i])
+        top = max(top, out[at(legal[i])])
+    total = 0.0
+    for i in range(k):
+        out[at(legal[i])] = math.exp(out[at(legal[i])] - top)
+        total += out[at(legal[i])]
+    for i in range(k):
+        out[at(legal[i])] /= total
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -324,11 +370,13 @@ def searches(resample) -> "Searches":
         capacity = child.shape[0]
         total = deal_points(rules)
         lam = params[P_EVALUATION]
-        # the network at the leaves (leaf_model bound: bind refuses Briscola Chiamata, whose
-        # sides form during the deal) takes the place of the evaluation below
+        # the network at the leaves (leaf_model bound, leaf_weight > 0: bind refuses Briscola
+        # Chiamata, whose sides form during the deal) takes the place of the evaluation below
         address = np.int64(params[P_LEAF_MODEL])
         leaf_weight = params[P_LEAF_WEIGHT]
         network = address != 0
+        leaf_net = network & (leaf_weight > 0.0)   # leaf_weight = 0: the evaluation, if any
+        prior = params[P_PRIOR] if network else 0.0
         # the evaluation is the chance of winning a 2-player deal on the most points, fitted to
         # deals with a trump and no duty to follow suit
         evaluate = ((lam > 0.0) & (kind == REWARD_WIN) & (rules[R_PLAYERS] == 2)
@@ -392,6 +440,9 @@ def searches(resample) -> "Searches":
                     path[depth] = node
                     continue
                 k = legal_actions(rules, world, legal, features)
+                if node == 0 and prior > 0.0 and it == 1:
+                    # the root's legal actions are the same in every world
+                    root_priors(rules, public, hand, seat, sig, address, legal, k, ws.prior)
                 # count availability of the existing children; move untried actions to the front
                 n_untried = 0
                 for i in range(k):
@@ -417,8 +468,12 @@ def searches(resample) -> "Searches":
                 c = child[node]
                 while c >= 0:
                     if _is_legal(legal, k, action[c]):
-                        score = (value[c] / visits[c]
-                                 + c_explore * math.sqrt(math.log(avail[c]) / visits[c]))
+                        if node == 0 and prior > 0.0:
+                            score = (value[c] / visits[c] + prior * ws.prior[at(action[c])]
+                                     * math.sqrt(avail[c]) / (1.0 + visits[c]))
+                        else:
+                            score = (value[c] / visits[c]
+                                     + c_explore * math.sqrt(math.log(avail[c]) / visits[c]))
                         if score > best_score:
                             best_score = score
                             best = c
@@ -430,10 +485,10 @@ def searches(resample) -> "Searches":
             rewards = ws.rewards
             weight = 0.0
             if world[S_PHASE] != PHASE_OVER:
-                weight = leaf_weight if network else lam if evaluate else 0.0
+                weight = leaf_weight if leaf_net else lam if evaluate else 0.0
             chance = 0.0
             mover_side = side       # the side whose chance of winning ``chance`` is
-            if weight > 0.0 and network:
+            if weight > 0.0 and leaf_net:
                 chance = leaf_chance(rules, world, address)
                 mover_side = rules[R_SIDE + world[S_TURN]]
             elif weight > 0.0:
@@ -442,7 +497,7 @@ def searches(resample) -> "Searches":
                 play_out(rules, world, policy, own_eps, params[P_EPSILON], side,
                          ws.rollout_params, rng, ws.move_legal, features, address)
                 side_rewards(rules, world, kind, params[P_MARGIN_WEIGHT], total, rewards)
-            if weight > 0.0 and network:
+            if weight > 0.0 and leaf_net:
                 # the side to move at the leaf gets the network's chance, every other the rest
                 for s in range(rules[R_N_SIDES]):
                     share = chance if s == mover_side else 1.0 - chance
@@ -491,7 +546,8 @@ def searches(resample) -> "Searches":
         kept = N_CARD_IDS * _kept_worlds(params, np.int64(params[P_ITERATIONS]))
         o_worlds = o_auction + aligned(2 * STATE_LEN)
         o_scores = o_worlds + aligned(kept)
-        o_child = o_scores + aligned(8 * N_FEATURES)
+        o_prior = o_scores + aligned(8 * N_FEATURES)
+        o_child = o_prior + aligned(8 * N_ACTIONS)
         o_sibling = o_child + aligned(4 * cap)
         o_visits = o_sibling + aligned(4 * cap)
         o_avail = o_visits + aligned(4 * cap)
@@ -516,7 +572,8 @@ def searches(resample) -> "Searches":
                        view(block, o_arrival, MAX_PLAYERS * CARRIED, np.int16),
                        view(block, o_auction, STATE_LEN, np.int16),
                        view(block, o_worlds, kept, np.int8),
-                       view(block, o_scores, N_FEATURES, np.float64))
+                       view(block, o_scores, N_FEATURES, np.float64),
+                       view(block, o_prior, N_ACTIONS, np.float64))
         tree = Tree(view(block, o_child, cap, np.int32),
                     view(block, o_sibling, cap, np.int32),
                     view(block, o_action, cap, np.int8),
@@ -601,6 +658,10 @@ def bind(rules, strategy):
             raise StrategyError(f"{owner}: rollout={strategy.values['rollout']} plays the "
                                 "play-outs with a network: give leaf_model=M (auto: the "
                                 "preset's own)")
+        if strategy.values.get("prior", 0.0) > 0.0:
+            raise StrategyError(f"{owner}: prior={strategy.values['prior']:g} weighs the "
+                                "root's moves by a network's policy: give leaf_model=M "
+                                "(auto: the preset's own)")
         return strategy
     if rules.chiamata:
         raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
@@ -672,10 +733,15 @@ DEFINITION = StrategyDef(
         ModelParam("leaf_model", str, "none", doc="a network valuing the leaves (trick "
                    "games) and playing the play-outs with rollout=network: a shipped model "
                    "(briscasim/models), a model file's path or auto (the preset's own, as "
-                   "learned's model); none = off. It takes the place of evaluation"),
+                   "learned's model); none = off. With leaf_weight > 0 it takes the place of "
+                   "evaluation"),
         Param("leaf_weight", float, 0.5, 0.0, 1.0, "with leaf_model, the weight of the "
               "network's chance of winning in a leaf's reward, the play-out giving the rest "
-              "(1 = no play-out)"),
+              "(1 = no play-out; 0 = the network values no leaf, evaluation applies)"),
+        Param("prior", float, 0.0, 0.0, 100.0, "with leaf_model, the weight w of the "
+              "network's policy at the root: a root action's score is its mean plus w * p * "
+              "sqrt(availability) / (1 + visits), p the softmax of the network's values of "
+              "the legal actions (PUCT), in place of UCB1's exploration; 0 = off"),
     ),
     "single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012)",
     test_params="iterations=30",
