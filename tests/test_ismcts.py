@@ -118,36 +118,30 @@ def test_peek_told_the_hands_late_plays_as_ismcts_until_then():
     assert late > 0 and first > 0
 
 
+def _records(spec):
+    """The records of 4 brisca-2 deals (seed 5, both rotations), ``spec`` against greedy."""
+    rules = Rules.preset("brisca-2")
+    return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
+
+
 def test_the_leaf_network_changes_the_search():
     """With leaf_model the leaves are valued by the network: other moves than without."""
-    rules = Rules.preset("brisca-2")
-
-    def records(spec):
-        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
-    none = records("ismcts:iterations=50")
-    assert np.array_equal(records("ismcts:iterations=50,leaf_model=none,leaf_weight=1"), none)
-    assert not np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=1"),
+    none = _records("ismcts:iterations=50")
+    assert np.array_equal(_records("ismcts:iterations=50,leaf_model=none,leaf_weight=1"), none)
+    assert not np.array_equal(_records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=1"),
                               none)
 
 
 def test_a_leaf_model_with_no_use_plays_as_without():
     """leaf_weight = 0, greedy play-outs and no prior: the network does nothing, the
     evaluation applies as without it, and the search plays the same moves."""
-    rules = Rules.preset("brisca-2")
-
-    def records(spec):
-        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
-    assert np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0"),
-                          records("ismcts:iterations=50"))
+    assert np.array_equal(_records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0"),
+                          _records("ismcts:iterations=50"))
 
 
 def test_the_network_prior_changes_the_search():
-    rules = Rules.preset("brisca-2")
-
-    def records(spec):
-        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
-    assert not np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0,"
-                                      "prior=3"), records("ismcts:iterations=50"))
+    assert not np.array_equal(_records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0,"
+                                       "prior=3"), _records("ismcts:iterations=50"))
 
 
 def test_root_priors_are_the_softmax_of_the_network_over_the_legal_actions():
@@ -177,12 +171,8 @@ def test_root_priors_are_the_softmax_of_the_network_over_the_legal_actions():
 
 
 def test_network_play_outs_change_the_search():
-    rules = Rules.preset("brisca-2")
-
-    def records(spec):
-        return play_chunk(rules, Lineup.build(rules, [spec, "greedy"]), 5, 0, 4, rotations=2)
-    assert not np.array_equal(records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0"),
-                              records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0,"
+    assert not np.array_equal(_records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0"),
+                              _records("ismcts:iterations=50,leaf_model=brisca-2,leaf_weight=0,"
                                       "rollout=network"))
 
 

@@ -87,11 +87,11 @@ from numba import njit
 
 from ..engine.core import legal_actions
 from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, MAX_LEGAL, MAX_LEGAL_ANY, MAX_PLAYERS,
-                             MAX_SIDES, NO_CARD, N_ACTIONS, N_CARD_IDS, OBJECTIVE_FEWEST, PHASE_OVER,
-                             PHASE_PLAY, R_AUCTION, R_DECK, R_DECK_N, R_FOLLOW_SUIT, R_NO_TRUMP,
-                             R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE, R_TARGET_POINTS,
-                             STATE_LEN, S_BLACK_HAND, S_GAME_POINTS, S_PHASE, S_POINTS, S_TO_DRAW,
-                             S_TURN, S_WINNER)
+                             MAX_SIDES, NO_CARD, N_ACTIONS, N_CARD_IDS, OBJECTIVE_FEWEST,
+                             PHASE_OVER, PHASE_PLAY, R_AUCTION, R_DECK, R_DECK_N, R_FOLLOW_SUIT,
+                             R_NO_TRUMP, R_N_SIDES, R_OBJECTIVE, R_PLAYERS, R_POINTS, R_SIDE,
+                             R_TARGET_POINTS, STATE_LEN, S_BLACK_HAND, S_GAME_POINTS, S_PHASE,
+                             S_POINTS, S_TO_DRAW, S_TURN, S_WINNER)
 from ..engine.primitives import at
 from ..engine.rng import below, uniform
 from ..jit import closure_cached
@@ -208,17 +208,17 @@ class Workspace(NamedTuple):
     prior: np.ndarray           # float64: the network's policy at the root (N_ACTIONS)
 
 
-def numpy_workspace(kept_worlds: int = 0) -> Workspace:
-    """A :class:`Workspace` of numpy arrays, room for ``kept_worlds`` kept worlds and
-    greedy's parameters set, for tools and tests that call the search's parts (the search
-    takes its own from scratch memory, :func:`searches`)."""
+def numpy_workspace() -> Workspace:
+    """A :class:`Workspace` of numpy arrays (no kept worlds), greedy's parameters set, for
+    tools and tests that call the search's parts (the search takes its own from scratch
+    memory, :func:`searches`)."""
     z = np.zeros
     ws = Workspace(z(STATE_LEN, np.int16), z(SPEC_LEN, np.int64), z(STATE_LEN, np.int16),
                    z(MAX_LEGAL, np.int16), z(MAX_LEGAL_ANY, np.int16), z(MAX_SIDES),
-                   z(N_PARAMS), z(N_PARAMS), z(_MAX_PATH, np.int32), z(MAX_OBS * OBS_LEN, np.int64),
-                   z(MAX_OBS * STATE_LEN, np.int16), z(INFO_LEN, np.int64),
-                   z(MAX_PLAYERS * MAX_SINCE * 2, np.int64), z(MAX_PLAYERS * CARRIED, np.int16),
-                   z(STATE_LEN, np.int16), z(N_CARD_IDS * kept_worlds, np.int8),
+                   z(N_PARAMS), z(N_PARAMS), z(_MAX_PATH, np.int32),
+                   z(MAX_OBS * OBS_LEN, np.int64), z(MAX_OBS * STATE_LEN, np.int16),
+                   z(INFO_LEN, np.int64), z(MAX_PLAYERS * MAX_SINCE * 2, np.int64),
+                   z(MAX_PLAYERS * CARRIED, np.int16), z(STATE_LEN, np.int16), z(0, np.int8),
                    z(N_FEATURES), z(N_ACTIONS))
     ws.greedy_params[:] = _GREEDY_DEFAULTS
     return ws
