@@ -6,12 +6,14 @@ batch kernels and the search strategies instead compile (or load from the numba 
 when a run first needs them, so that a random-vs-random simulation never waits for ISMCTS to
 compile, and a run of single deals never waits for the match kernel. Whatever compiles, on
 any path (a batch kernel, the step API, a position's analysis, a user strategy), says so on
-stderr first (:data:`NOTICE`).
+stderr first (:data:`NOTICE`). Processes that need the same kernel at once (a test suite's
+workers, a cluster's) compile it once: the others wait for it, then load it from the cache.
 
 Importing this module (the engine's modules do, before anything of theirs compiles) also
 mends two costs of numba's IR inliner: a quadratic copy (:func:`_fix_inliner`) and the
 translation of an inlined function afresh at every call site (:func:`_share_inlined_ir`).
 """
+import contextlib
 import copy
 import hashlib
 import inspect
@@ -248,6 +250,31 @@ def ready(kernel, signature) -> bool:
         return False        # no cache, or one numba cannot read: compiled() would compile
 
 
+@contextlib.contextmanager
+def _compile_lock(kernel, signature):
+    """Hold a lock file beside ``kernel``'s numba cache entry for ``signature`` (a POSIX
+    ``flock``), so that processes compiling the same kernel at once compile it once: the
+    others wait, then load it from the cache. Where there is no cache or no ``flock``, or the
+    lock file cannot be made, nothing is held."""
+    try:
+        import fcntl
+        cache = kernel._cache
+        key = repr(cache._index_key(signature, kernel.targetctx.codegen()))
+        name = "%s.%s.lock" % (cache._cache_file._index_name,
+                               hashlib.sha256(key.encode()).hexdigest()[:16])
+        cache._impl.locator.ensure_cache_path()
+        handle = open(os.path.join(cache._cache_path, name), "a")
+    except (AttributeError, ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def compiled(kernel, signature):
     """``kernel`` (an ``@njit`` dispatcher without signatures) compiled for ``signature``
     on its first use; it then accepts only that signature (arguments are converted to it, so
@@ -261,7 +288,8 @@ def compiled(kernel, signature):
                 timer.daemon = True
                 timer.start()
                 try:
-                    kernel.compile(signature)
+                    with _compile_lock(kernel, signature):
+                        kernel.compile(signature)
                 finally:
                     timer.cancel()
                     _SECONDS[0] += time.perf_counter() - start

@@ -151,3 +151,42 @@ def test_a_second_process_loads_the_kernel_from_the_cache(tmp_path):
     assert runs[0].stdout.split() == ["0"]
     assert "compiling the engine" not in runs[1].stderr
     assert runs[1].stdout.split() == ["1"]
+
+
+_LOCK_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from numba import types
+from briscasim import jit
+import lock_probe
+print("asking", flush=True)
+jit.compiled(lock_probe.double, types.int64(types.int64))
+stats = lock_probe.double.stats
+print(sum(stats.cache_misses.values()), sum(stats.cache_hits.values()))
+"""
+
+
+def test_a_process_waits_for_another_compiling_the_same_kernel_then_loads_it(tmp_path):
+    """Two processes that need the same kernel at once (the suite's workers) compile it
+    once: the second waits on the first's lock, then loads the kernel from the cache."""
+    import time
+    from numba import types
+    from briscasim import jit
+    (tmp_path / "lock_probe.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef double(x):\n    return 2 * x\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import lock_probe
+    finally:
+        sys.path.remove(str(tmp_path))
+    signature = types.int64(types.int64)
+    with jit._compile_lock(lock_probe.double, signature):
+        child = subprocess.Popen([sys.executable, "-c", _LOCK_PROBE, str(tmp_path)],
+                                 stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline().strip() == "asking"
+        time.sleep(1.0)
+        assert child.poll() is None         # waiting on the lock
+        lock_probe.double.compile(signature)
+    out, _ = child.communicate(timeout=120)
+    assert child.returncode == 0
+    assert out.split() == ["0", "1"]        # no compile: a load from the cache
