@@ -69,7 +69,8 @@ def test_workers_and_chunking_do_not_change_results(tmp_path):
     m = json.loads((a / "_manifest.json").read_text())
     assert m["status"] == "complete" and m["done"] == {"0": 6, "1": 6}
     assert [len(m["checksums"][c]) for c in "01"] == [6, 6]
-    assert {"briscasim", "numpy", "numba", "python"} <= set(m["versions"])
+    assert {"briscasim", "engine_sources", "models", "numpy", "numba",
+            "python"} <= set(m["versions"])
     assert m["spec"]["cells"][1]["rules"]["teams"] == "pairs"
 
 

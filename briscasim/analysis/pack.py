@@ -177,10 +177,10 @@ def run_spec(name: str, opts: Options, log=print) -> Run:
                    "--fresh" if opts.fresh else "the spec changed")
             log(f"[research] {out}: {why}; playing it again")
             shutil.rmtree(out)
-        elif old.get("versions", {}).get("engine_sources") != \
-                runner.versions()["engine_sources"]:
-            log(f"[research] warning: {out} was played by other engine or strategy sources; "
-                "reusing it; pass --fresh to play it with the current code")
+        elif any(old.get("versions", {}).get(k) != runner.versions()[k]
+                 for k in ("engine_sources", "models")):
+            log(f"[research] warning: {out} was played by other engine or strategy sources "
+                "or learned models; reusing it; pass --fresh to play it with the current code")
     resume = out.exists()
     deals = spec.deals or spec.target["max_deals"]
     log(f"[research] {spec.name}: {len(spec.cells)} cells, {deals:,} deals per seating"

@@ -278,7 +278,8 @@ def _markdown(res: Results, t: dict, figures: dict) -> str:
         out += [m["description"], ""]
     out += [f"Spec `{m.get('spec_file')}` (digest `{m['digest']}`), seed {spec['seed']}, "
             f"{amount}; {total:,} deals in {len(spec['cells'])} cells. "
-            f"briscasim {v.get('briscasim')} (engine sources `{v.get('engine_sources')}`), "
+            f"briscasim {v.get('briscasim')} (engine sources `{v.get('engine_sources')}`, "
+            f"models `{v.get('models')}`), "
             f"numpy {v.get('numpy')}, numba {v.get('numba')}, Python {v.get('python')}.", "",
             "Rates are percentages with 95% Wilson intervals over plays in brackets; the score "
             "(wins + draws/2) has a 95% t interval over deals (a duplicate deal's rotations "

@@ -84,13 +84,16 @@ def default_dir(spec: Spec) -> Path:
 
 
 def versions() -> dict:
-    """Versions that could change the results: packages, and the digest of the engine and
-    strategy sources this process loaded (``briscasim.SOURCE_DIGEST``)."""
+    """Versions that could change the results: packages, the digest of the engine and
+    strategy sources this process loaded (``briscasim.SOURCE_DIGEST``) and that of the
+    shipped models of the ``learned`` player (their ``SHA256SUMS``)."""
     import numba
 
     from .. import SOURCE_DIGEST, __version__
-    return dict(briscasim=__version__, engine_sources=SOURCE_DIGEST, numpy=np.__version__,
-                numba=numba.__version__, pyarrow=pa.__version__,
+    from ..strategies.learned import CHECKSUMS
+    models = hashlib.sha256(CHECKSUMS.read_bytes()).hexdigest()[:16]
+    return dict(briscasim=__version__, engine_sources=SOURCE_DIGEST, models=models,
+                numpy=np.__version__, numba=numba.__version__, pyarrow=pa.__version__,
                 python=sys.version.split()[0])
 
 
@@ -331,7 +334,7 @@ def _prepare(out: Path, spec: Spec, resume: bool) -> dict | None:
                             "to complete it, or choose another -o DIR")
         old = manifest.get("versions", {})
         new = fresh["versions"]
-        changed = [k for k in ("briscasim", "engine_sources", "numpy", "numba")
+        changed = [k for k in ("briscasim", "engine_sources", "models", "numpy", "numba")
                    if old.get(k) != new[k]]
         if changed:
             print(f"warning: {out} was started with other versions of "
