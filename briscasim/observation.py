@@ -1,23 +1,24 @@
 """What a seat may know, as one flat ``int8`` array: the observation of the environments.
 
 Every environment of :mod:`briscasim.envs` (the vectorised one, the PettingZoo one, the
-OpenSpiel one) encodes a seat's view with :func:`encode`, which reads only the public part of the deal state
-(``state[:PUBLIC_LEN]``), the seat's own hand and, when the rules give them, its partners'
-signals: never another hand, the order of the face-down stock or a declined swap offer of
-another seat (docs/rules.md, "What each seat may know").
+OpenSpiel one) encodes a seat's view with :func:`encode`, which reads only the public part
+of the deal state (``state[:PUBLIC_LEN]``), the seat's own hand and, when the rules give
+them, its partners' signals: never another hand, the order of the face-down stock or a
+declined swap offer of another seat (docs/rules.md, "What each seat may know").
 
 The layout is declared once below as a :class:`~briscasim.engine.layout.Block`
-(``OBSERVATION.table()`` prints it). The first eight fields hold one entry per card id
+(``OBSERVATION.table()`` prints it). The first nine fields hold one entry per card id
 (``suit * 12 + face``, docs/rules.md card codes): 1 where the card is in that place as far
 as the seat knows, else 0; every card in play is in exactly one of ``hand``, ``trick``,
 ``played``, ``face_up``, ``partner_holds``, ``opponent_holds`` and ``unseen`` (``winning``
-marks one of the ``trick`` cards). The counts after them are small whole numbers (card points
-reach 120), so the array stays ``int8``: scale it as a learner likes. Briscola Chiamata's
-fields come last (``CHIAMATA_FIELDS``, all 0 in the trick games): the phase before the play,
-every seat's latest bid and pass, the standing bid (the contract) with its target and seat
-(the caller), the called card, whether the seat holds it, and the partner once the called
-card has been played; never the holder of the called card before that (docs/rules.md,
-Briscola Chiamata, "What each seat knows").
+marks one of the ``trick`` cards, ``takes`` the cards of the hand that would beat it). The
+trick so far also gives the seat winning it and its card points. The counts are small whole
+numbers (card points reach 120), so the array stays ``int8``: scale it as a learner likes.
+Briscola Chiamata's fields come last (``CHIAMATA_FIELDS``, all 0 in the trick games): the
+phase before the play, every seat's latest bid and pass, the standing bid (the contract)
+with its target and seat (the caller), the called card, whether the seat holds it, and the
+partner once the called card has been played; never the holder of the called card before
+that (docs/rules.md, Briscola Chiamata, "What each seat knows").
 
 The *action mask* is a separate ``int8`` array of ``N_ACTIONS`` entries (1: legal), from the
 engine's :func:`~briscasim.engine.core.legal_actions`: card ids 0..47, ``ACTION_SWAP`` (48)
@@ -30,8 +31,8 @@ import numpy as np
 from numba import njit
 
 from .engine.chiamata import bid_target, side_totals, trick_partner
-from .engine.core import legal_actions, signals, trick_winner_index
-from .engine.primitives import at, hand_of
+from .engine.core import legal_actions, signals, trick_so_far
+from .engine.primitives import at, beats, hand_of, seat_after
 from .engine.layout import (
     DRAW, KNOWN_FACE_UP, KNOWN_PLAYED, KNOWN_STOCK_TOP, KNOWN_UNSEEN, MAX_LEGAL_ANY,
     MAX_PLAYERS, MAX_SIDES, N_ACTIONS, N_CARD_IDS, NO_CARD, OBJECTIVE_FEWEST, PHASE_AUCTION,
@@ -48,6 +49,9 @@ O_TRICK = OBSERVATION.field("trick", N_CARD_IDS, "1 for each card played to the 
                             "trick")
 O_WINNING = OBSERVATION.field("winning", N_CARD_IDS, "1 for the card winning the current "
                               "trick so far (one of the trick's cards)")
+O_TAKES = OBSERVATION.field("takes", N_CARD_IDS, "1 for each card of the seat's hand that "
+                            "would win the current trick so far if played now (all 0 when "
+                            "no card is on the table)")
 O_PLAYED = OBSERVATION.field("played", N_CARD_IDS, "1 for each card played to a finished "
                              "trick")
 O_FACE_UP = OBSERVATION.field("face_up", N_CARD_IDS, "1 for the face-up card while it is on "
@@ -66,11 +70,16 @@ O_TRUMP = OBSERVATION.field("trump", 4, "the trump suit, one-hot (oros, copas, e
 O_SEAT = OBSERVATION.field("seat", MAX_PLAYERS, "the seat, one-hot")
 O_PLACE = OBSERVATION.field("place", MAX_PLAYERS, "the seat's place in the current trick, "
                             "one-hot (0: it leads, or led)")
+O_WINNER = OBSERVATION.field("winner", MAX_PLAYERS, "the seat winning the current trick so "
+                             "far, one-hot in seat order from the seat itself (all 0 when no "
+                             "card is on the table)")
 O_SWAP_OFFER = OBSERVATION.field("swap_offer", 1, "1 when the decision is a swap offer "
                                  "(swap or keep)")
 O_TRICK_NO = OBSERVATION.field("trick_no", 1, "tricks completed")
 O_TO_DRAW = OBSERVATION.field("to_draw", 1, "cards still to be drawn, the face-up card "
                               "included")
+O_TRICK_POINTS = OBSERVATION.field("trick_points", 1, "card points on the table in the "
+                                   "current trick")
 O_POINTS = OBSERVATION.field("points", MAX_SIDES, "card points taken per side: the seat's "
                              "own side first, then the other sides in order after it (0 "
                              "past the last side)")
@@ -104,10 +113,10 @@ O_PARTNER = OBSERVATION.field("partner", MAX_PLAYERS, "Chiamata: the seat that p
 OBSERVATION_LEN = OBSERVATION.length
 OBSERVATION.check(OBSERVATION_LEN)
 
-CARD_FIELDS = ("hand", "trick", "winning", "played", "face_up", "partner_holds",
-               "opponent_holds", "unseen")
-"""The per-card fields, in order (48 entries each, from offset 0)."""
-COUNT_FIELDS = ("trick_no", "to_draw", "points", "tricks_won", "seat_bids", "contract",
+PLACE_FIELDS = ("hand", "trick", "played", "face_up", "partner_holds", "opponent_holds",
+                "unseen")
+"""The per-card fields that place a card: every card in play is in exactly one of them."""
+COUNT_FIELDS = ("trick_no", "to_draw", "trick_points", "points", "tricks_won", "seat_bids", "contract",
                 "target")
 """The fields holding counts (every other entry is 0 or 1)."""
 CHIAMATA_FIELDS = ("auction_phase", "seat_bids", "passed", "contract", "target", "caller",
@@ -166,6 +175,8 @@ def encode_view(rules, public, hand, seat, sig, out):
     for c in range(N_CARD_IDS):
         out[at(O_WINNING + c)] = 0
     for c in range(N_CARD_IDS):
+        out[at(O_TAKES + c)] = 0
+    for c in range(N_CARD_IDS):
         out[at(O_PLAYED + c)] = known[at(c)] == KNOWN_PLAYED
     for c in range(N_CARD_IDS):
         out[at(O_FACE_UP + c)] = (known[at(c)] == KNOWN_FACE_UP) | (
@@ -188,8 +199,6 @@ def encode_view(rules, public, hand, seat, sig, out):
         c = state[at(S_TRICK + i)]
         out[at(O_TRICK + c)] = 1
         out[at(O_PLAYED + c)] = 0
-    if trick_n > 0:
-        out[at(O_WINNING + state[at(S_TRICK + trick_winner_index(rules, state))])] = 1
     for i in range(4):
         out[O_TRUMP + i] = state[S_TRUMP] == i
     place = seat - state[S_LEADER]
@@ -197,6 +206,19 @@ def encode_view(rules, public, hand, seat, sig, out):
     for i in range(MAX_PLAYERS):
         out[O_SEAT + i] = seat == i
         out[O_PLACE + i] = place == i
+        out[O_WINNER + i] = 0
+    out[O_TRICK_POINTS] = 0
+    if trick_n > 0:
+        best, best_card, points = trick_so_far(rules, state)
+        out[at(O_WINNING + best_card)] = 1
+        winner = seat_after(state[S_LEADER], best, n) - seat
+        out[at(O_WINNER + winner + (n if winner < 0 else 0))] = 1
+        out[O_TRICK_POINTS] = points
+        trump = state[S_TRUMP]
+        for i in range(hand.shape[0]):
+            c = hand[i]
+            if c != NO_CARD:
+                out[at(O_TAKES + c)] = beats(rules, c, best_card, trump)
     out[O_SWAP_OFFER] = state[S_PHASE] == PHASE_SWAP
     out[O_TRICK_NO] = state[S_TRICK_NO]
     out[O_TO_DRAW] = state[S_TO_DRAW]

@@ -9,7 +9,7 @@ from briscasim import cards as C
 from briscasim.engine import layout as L
 from briscasim.envs import VectorEnv, fields, observe
 from briscasim.envs.episode import deal_rules
-from briscasim.observation import (CARD_FIELDS, CHIAMATA_FIELDS, REWARD_MARGIN,
+from briscasim.observation import (CHIAMATA_FIELDS, PLACE_FIELDS, REWARD_MARGIN,
                                         REWARD_OUTCOME, write_rewards)
 from briscasim.errors import UserError
 from briscasim.game import Deal, action_code
@@ -118,7 +118,7 @@ def test_a_schembil_captain_sees_his_team_mates_hand_once_no_draw_is_left():
     while not deal.over:
         for s in range(6):
             f, _ = view(deal, s)
-            places = sum(f[name] for name in CARD_FIELDS if name != "winning")
+            places = sum(f[name] for name in PLACE_FIELDS)
             assert (places == in_play).all()     # every card in play in one place
             if s in mates and deal.view(s).signals >> L.RAIS_HAND_SHIFT:
                 assert set(deal.hand(mates[s])) <= set(np.flatnonzero(f["partner_holds"]))

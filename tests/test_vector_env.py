@@ -5,7 +5,7 @@ import pytest
 
 from briscasim.engine import layout as L
 from briscasim.envs import OBSERVATION, OBSERVATION_LEN, VectorEnv, fields, observe
-from briscasim.observation import CARD_FIELDS
+from briscasim.observation import PLACE_FIELDS
 from briscasim.errors import IllegalAction, UserError
 from briscasim.driver import play_deal
 from briscasim.engine.rng import new_stream
@@ -79,7 +79,7 @@ def test_card_fields_place_every_card_in_play_once():
     rules = Rules.preset("brisca-4-pairs")
     for _ in range(25):
         f = fields(obs.astype(np.int64))
-        places = sum(f[name] for name in CARD_FIELDS if name != "winning")
+        places = sum(f[name] for name in PLACE_FIELDS)
         in_play = np.zeros(L.N_CARD_IDS, np.int64)
         in_play[rules.deck_ids] = 1
         assert (places == in_play).all()
@@ -89,6 +89,48 @@ def test_card_fields_place_every_card_in_play_once():
         obs, *_ = env.step(env.random_actions())
     assert OBSERVATION.length == OBSERVATION_LEN
     assert "`unseen`" in OBSERVATION.table()
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs", "brisca-3-remove2",
+                                    "chiamata-5"])
+def test_the_trick_fields_name_its_winner_its_points_and_the_cards_that_take_it(preset):
+    """With cards on the table, ``winner`` is the seat of the best card so far (counted from
+    the seat), ``trick_points`` their points and ``takes`` the hand's cards that beat it: a
+    higher card of its suit, or a trump over any other suit (docs/rules.md, tricks)."""
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    points = r[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_CARD_IDS]
+    strength = r[L.R_CARD_STRENGTH:L.R_CARD_STRENGTH + L.N_CARD_IDS]
+    n, seen = rules.players, 0
+    rng = np.random.default_rng(1)      # random bids: a Chiamata deal of passes is thrown in
+    for index in range(10):
+        deal = Deal.from_seed(rules, 4, index)
+        while not deal.over:
+            seat, trick = deal.turn, deal.current_trick
+            f, _ = observe(r, deal.state, seat)
+            f = fields(f)
+            if trick:
+                trump = deal.trump
+
+                def beats(card, best):
+                    same = card // 12 == best // 12
+                    return (same and strength[card] > strength[best]) or (
+                        not same and card // 12 == trump)
+
+                best = 0
+                for i in range(1, len(trick)):
+                    best = i if beats(trick[i], trick[best]) else best
+                winner = (seat - len(trick) + best) % n
+                assert list(np.flatnonzero(f["winner"])) == [(winner - seat) % n]
+                assert f["trick_points"][0] == points[trick].sum()
+                assert set(np.flatnonzero(f["takes"])) == {
+                    c for c in deal.hand(seat) if beats(c, trick[best])}
+                seen += 1
+            else:
+                assert not f["winner"].any() and not f["takes"].any()
+                assert f["trick_points"][0] == 0
+            deal.play(rng.choice(deal.legal_actions()))
+    assert seen > 100
 
 
 @pytest.mark.parametrize("preset", ["brisca-2", "brisca-4-pairs-signals", "brisca-6-threes"])
