@@ -245,9 +245,15 @@ def ready(kernel, signature) -> bool:
     cache = closure_cached(kernel)._cache
     try:
         index = cache._cache_file._load_index()
-        return cache._index_key(signature, kernel.targetctx.codegen()) in index
+        return _index_key(kernel, signature) in index
     except (AttributeError, EOFError, OSError, pickle.UnpicklingError):
         return False        # no cache, or one numba cannot read: compiled() would compile
+
+
+def _index_key(kernel, signature):
+    """The key of ``kernel``'s numba cache entry for ``signature`` (AttributeError where the
+    kernel has no cache)."""
+    return kernel._cache._index_key(signature, kernel.targetctx.codegen())
 
 
 @contextlib.contextmanager
@@ -259,7 +265,7 @@ def _compile_lock(kernel, signature):
     try:
         import fcntl
         cache = kernel._cache
-        key = repr(cache._index_key(signature, kernel.targetctx.codegen()))
+        key = repr(_index_key(kernel, signature))
         name = "%s.%s.lock" % (cache._cache_file._index_name,
                                hashlib.sha256(key.encode()).hexdigest()[:16])
         cache._impl.locator.ensure_cache_path()

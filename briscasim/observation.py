@@ -116,8 +116,8 @@ OBSERVATION.check(OBSERVATION_LEN)
 PLACE_FIELDS = ("hand", "trick", "played", "face_up", "partner_holds", "opponent_holds",
                 "unseen")
 """The per-card fields that place a card: every card in play is in exactly one of them."""
-COUNT_FIELDS = ("trick_no", "to_draw", "trick_points", "points", "tricks_won", "seat_bids", "contract",
-                "target")
+COUNT_FIELDS = ("trick_no", "to_draw", "trick_points", "points", "tricks_won", "seat_bids",
+                "contract", "target")
 """The fields holding counts (every other entry is 0 or 1)."""
 CHIAMATA_FIELDS = ("auction_phase", "seat_bids", "passed", "contract", "target", "caller",
                    "called", "holds_called", "partner")

@@ -170,6 +170,7 @@ def run_spec(name: str, opts: Options, log=print) -> Run:
     spec = load_spec(name, opts)
     out = opts.runs / spec.name
     if out.exists():
+        now = runner.versions()
         older = _older_run(out)
         old = None if older else runner.read_manifest(out)   # refuses anything not a run
         if older or opts.fresh or old["digest"] != spec.digest():
@@ -177,8 +178,7 @@ def run_spec(name: str, opts: Options, log=print) -> Run:
                    "--fresh" if opts.fresh else "the spec changed")
             log(f"[research] {out}: {why}; playing it again")
             shutil.rmtree(out)
-        elif any(old.get("versions", {}).get(k) != runner.versions()[k]
-                 for k in ("engine_sources", "models")):
+        elif any(old.get("versions", {}).get(k) != now[k] for k in ("engine_sources", "models")):
             log(f"[research] warning: {out} was played by other engine or strategy sources "
                 "or learned models; reusing it; pass --fresh to play it with the current code")
     resume = out.exists()

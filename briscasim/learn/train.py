@@ -58,8 +58,8 @@ from ..stats import mean_ci
 from ..strategies.learned import load_model, save_model
 from ..strategies.network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, forward_batch, layout
 
-COUNT_SCALE = {"trick_no": 1 / 8, "to_draw": 1 / 16, "trick_points": 1 / 32, "points": 1 / 32, "tricks_won": 1 / 8,
-               "seat_bids": 1 / 32, "contract": 1 / 32, "target": 1 / 32}
+COUNT_SCALE = {"trick_no": 1 / 8, "to_draw": 1 / 16, "trick_points": 1 / 32, "points": 1 / 32,
+               "tricks_won": 1 / 8, "seat_bids": 1 / 32, "contract": 1 / 32, "target": 1 / 32}
 """The count fields' input scale while training (folded into the first layer's weights when
 the model is exported)."""
 
