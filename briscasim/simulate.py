@@ -9,7 +9,6 @@ matches), one per (deal, rotation), in the order ``deal * n_rotations + rotation
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait

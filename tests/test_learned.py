@@ -73,12 +73,13 @@ def test_a_model_that_does_not_fit_the_rules_is_refused(tmp_path):
 
 
 def test_the_strategy_plays_the_legal_action_of_highest_value(tmp_path):
-    """Against the network's values computed for the observation the environments give."""
+    """Against the network's values computed for the observation the environments give (the
+    exact endgame off: the network decides every move)."""
     path = tmp_path / "m.npz"
     w = _model(path, seed=3)
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
-    lineup = Lineup.build(rules, f"learned:model={path}")
+    lineup = Lineup.build(rules, f"learned:model={path},endgame=0")
     from briscasim.strategies.dispatch import decide_entry
     from briscasim.engine.rng import new_stream
     checked = 0
@@ -97,6 +98,40 @@ def test_the_strategy_plays_the_legal_action_of_highest_value(tmp_path):
             deal.play(int(a))
     assert checked > 500
 
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "briscola-2"])
+def test_once_the_stock_is_empty_it_plays_a_move_of_best_exact_value(tmp_path, preset):
+    """With two players every card is known once the stock is empty: the move played is one
+    the alpha-beta solver values best, whatever the network says; before, the network's."""
+    from test_solver import _solve
+    path = tmp_path / "m.npz"
+    w = _model(path, seed=4, preset=preset)
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    lineup = Lineup.build(rules, f"learned:model={path}")
+    from briscasim.strategies.dispatch import decide_entry
+    from briscasim.engine.rng import new_stream
+    exact = network = 0
+    for i in range(20):
+        deal = Deal.from_seed(rules, 6, i)
+        while not deal.over:
+            seat = deal.turn
+            legal = np.flatnonzero(observe(r, deal.state, seat)[1])
+            a = decide_entry(lineup.arrays(), r, deal.state, seat, seat, new_stream(1))
+            if len(legal) > 1 and deal.state[L.S_PHASE] == L.PHASE_PLAY:
+                if deal.state[L.S_TO_DRAW] == 0:
+                    _, actions, values = _solve(r, deal.state.copy())
+                    assert values[list(actions).index(a)] == pytest.approx(max(values))
+                    exact += 1
+                else:
+                    obs, _ = observe(r, deal.state, seat)
+                    q = np.zeros((1, L.N_ACTIONS), np.float32)
+                    forward_batch(w, obs[None], q, np.zeros(1, np.float32))
+                    assert a == legal[np.argmax(q[0, legal])]
+                    network += 1
+            deal.play(int(a))
+    assert exact > 60 and network > 150
 
 def test_the_sparse_network_equals_a_dense_forward_pass(tmp_path):
     w = np.random.default_rng(1).normal(0, 0.1, WEIGHTS_LEN).astype(np.float32)
@@ -122,3 +157,15 @@ def test_the_shipped_model_beats_random(preset):
     won = np.where(np.arange(len(rec)) % 2 == 0, rec[:, L.REC_WINNER] == 0,
                    rec[:, L.REC_WINNER] == 1)
     assert won.mean() > 0.6
+
+
+def test_teacher_agreement_counts_every_decision_by_trick():
+    """scripts/teacher_agreement.py: a deterministic teacher always repeats its own move, and
+    the model, taught by no one, agrees with it in part."""
+    import repo_scripts
+    rows = repo_scripts.load("teacher_agreement").agreement("brisca-2", "auto", "greedy",
+                                                            envs=8, deals=8, seed=1)
+    assert [r["trick"] for r in rows] == list(range(1, 20))     # trick 20: one card left
+    assert all(r["teacher_teacher"] == 1.0 for r in rows)
+    assert sum(r["decisions"] for r in rows) >= 8 * 2 * 19
+    assert 0.2 < np.mean([r["model_teacher"] for r in rows]) < 1.0

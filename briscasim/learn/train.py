@@ -29,7 +29,8 @@ starts from (the deals, the exploration and the minibatches are drawn from strea
 them), so a training stopped and resumed from its checkpoint gives the same weights as one
 run straight through, and the same seed and thread count give the same model. Every
 ``eval_every`` iterations the model is written, scored against greedy and expert on
-duplicate deals (through the numba ``learned`` strategy, as any run plays it), a row per
+duplicate deals (through the numba ``learned`` strategy, as any run plays it, but without
+its exact endgame: the network alone, which is what training changes), a row per
 opponent is added to the learning curve (``curve.csv``, ``curve.png`` and ``.svg``), and the
 checkpoint is written (temporary file, fsync, rename: a kill -9 leaves the last one whole).
 """
@@ -427,7 +428,7 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
             _save(model_path, params, cfg, rules, it, samples, elapsed)
             rows = []
             for o in cfg.opponents:
-                s, lo, hi = duplicate_score(rules, f"learned:model={model_path}", o,
+                s, lo, hi = duplicate_score(rules, f"learned:model={model_path},endgame=0", o,
                                             cfg.eval_deals, seed=_env_seed(cfg.seed, 1 << 30))
                 rows.append(dict(iteration=it, samples=samples, minutes=round(elapsed, 2),
                                  opponent=o, deals=cfg.eval_deals, score=round(s, 4),

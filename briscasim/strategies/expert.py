@@ -326,6 +326,41 @@ def endgame_value(rules, public, hand, seat, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _endgame_move(rules, public, hand, legal, seat):
+    """The card of ``legal`` of best :func:`endgame_value` in a 2-player deal of three-card
+    hands whose stock is empty; ``NO_CARD`` if the opponent's hand is not known exactly."""
+    mask = _unseen_mask(public, hand, 1 - seat)
+    n_theirs = popcount(mask)
+    if n_theirs > 3:
+        return NO_CARD
+    theirs = _pack_mask(mask)
+    trump, margin, lead = _endgame_view(rules, public, seat)
+    best = legal[0]
+    best_v = -np.inf
+    for i in range(legal.shape[0]):
+        # a card not better than the best so far need not be valued exactly
+        v = _endgame_card(rules, trump, hand, theirs, n_theirs, legal[i], margin, lead, best_v)
+        if v > best_v:
+            best = legal[i]
+            best_v = v
+    return best if best_v > -np.inf else NO_CARD     # -inf: some card was not known
+
+
+@njit(cache=True, _nrt=False)
+def endgame_move(rules, public, hand, legal, seat):
+    """The exact endgame's move for any strategy with the seat's view: in a 2-player deal of
+    three-card hands where the most points win, with no ``target_points``, once the stock is
+    empty, the card of ``legal`` of best :func:`endgame_value` (the first of equals);
+    otherwise, or if the opponent's hand is not known exactly, ``NO_CARD`` (jitted)."""
+    if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.to_draw(public) != 0
+            or V.swap_offered(public) or public[S_PHASE] >= PHASE_AUCTION
+            or rules[R_TARGET_POINTS] != 0 or V.fewest_wins(rules)
+            or legal.shape[0] < 2 or hand.shape[0] > 3):
+        return NO_CARD
+    return _endgame_move(rules, public, hand, legal, seat)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _beaters(rules, card, trump):
     """Mask of the cards that beat ``card`` led or winning: the stronger cards of its suit,
     and every trump if it is a plain card."""
@@ -364,24 +399,12 @@ def _play_two(rules, public, hand, legal, seat, params):
     k = legal.shape[0]
     if k == 1:
         return legal[0]
+    if V.to_draw(public) == 0 and params[P_ENDGAME] != 0:
+        card = _endgame_move(rules, public, hand, legal, seat)
+        if card != NO_CARD:
+            return card
     opp = 1 - seat
     mask = _unseen_mask(public, hand, opp)
-    if V.to_draw(public) == 0 and params[P_ENDGAME] != 0:
-        n_theirs = popcount(mask)
-        if n_theirs <= 3:
-            theirs = _pack_mask(mask)
-            trump, margin, lead = _endgame_view(rules, public, seat)
-            best = legal[0]
-            best_v = -np.inf
-            for i in range(k):
-                # a card not better than the best so far need not be valued exactly
-                v = _endgame_card(rules, trump, hand, theirs, n_theirs, legal[i], margin, lead,
-                                  best_v)
-                if v > best_v:
-                    best = legal[i]
-                    best_v = v
-            if best_v > -np.inf:     # not NaN: every card was known
-                return best
     trump = V.trump(public)
     c0 = legal[0]
     c1 = legal[1]

@@ -3,7 +3,9 @@
 The seat's observation (:func:`~briscasim.envs.observation.encode_view`, what the learning
 environments hand a learner) goes through the network, and the legal action of highest
 value is played; with a single legal action the network is not asked. In Briscola Chiamata
-the network bids, calls and plays.
+the network bids, calls and plays. With ``endgame`` (on by default) a two-player deal is
+solved exactly once the stock is empty, where every card is known (expert's endgame,
+:func:`~.expert.endgame_move`): the network is asked only until then.
 
 The parameter ``model`` names a shipped model (``brisca-2``, ``chiamata-5``...: the files
 of ``briscasim/models``) or the path of a model file (``briscasim train`` writes them); by
@@ -31,6 +33,7 @@ from ..engine.layout import NO_CARD, N_ACTIONS, S_TURN
 from ..engine.primitives import hand_of
 from ..files import write_atomic
 from ..observation import OBSERVATION, OBSERVATION_LEN, encode, encode_view
+from .expert import endgame_move
 from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, best_action, hidden
 from .params import Param, StrategyDef, StrategyError
 from .scratch import stack, view
@@ -44,6 +47,7 @@ OBSERVATION_DIGEST = hashlib.sha256(OBSERVATION.table().encode()).hexdigest()[:1
 
 # slots of the parameter row (written when a lineup is built for rules)
 P_MODEL = 0          # the weights' address (0: no model bound)
+P_ENDGAME = 1        # the exact endgame on
 
 
 class ModelParam(Param):
@@ -232,6 +236,10 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     address = np.int64(params[P_MODEL])
     if address == 0:
         return NO_CARD
+    if params[P_ENDGAME] != 0:
+        card = endgame_move(rules, public, hand, legal, seat)
+        if card != NO_CARD:
+            return card
     obs = stack(OBSERVATION_LEN, np.int8)
     encode_view(rules, public, hand, seat, signals, obs)
     return _choice(address, obs, legal)
@@ -253,5 +261,7 @@ def network_move(rules, world, address, legal, features):
 DEFINITION = StrategyDef("learned", 10, (
     ModelParam("model", str, "auto", doc="a shipped model (briscasim/models) or a model "
                "file's path; auto: the preset's own, or a shipped one for as many players"),
+    Param("endgame", bool, True, doc="two players: solve the deal exactly once the stock is "
+          "empty, as expert does"),
 ), "a trained network (briscasim train) playing the legal action of highest value",
    fn=learned_strategy, bids=True, deterministic=True, bind=bind)
