@@ -20,7 +20,7 @@ import json
 import numpy as np
 
 from briscasim.envs.vector import VectorEnv
-from briscasim.observation import OBSERVATION
+from briscasim.observation import O_TRICK_NO
 from briscasim.rules import Rules
 
 
@@ -28,7 +28,6 @@ def agreement(preset: str, model: str, teacher: str, envs: int, deals: int,
               seed: int) -> list[dict]:
     rules = Rules.preset(preset)
     env = VectorEnv(rules, envs, seed=seed)
-    trick = next(f for f in OBSERVATION.fields if f.name == "trick_no").offset
     me = f"learned:model={model},endgame=0"
     coin = np.random.default_rng(seed)
     rows = []        # trick, model == teacher, teacher == teacher
@@ -39,7 +38,7 @@ def agreement(preset: str, model: str, teacher: str, envs: int, deals: int,
         mine = env.advice(me).copy()
         first = env.advice(teacher, ask).copy()
         second = env.advice(teacher, ask).copy()
-        rows += zip(obs[ask, trick], mine[ask] == first[ask], first[ask] == second[ask])
+        rows += zip(obs[ask, O_TRICK_NO], mine[ask] == first[ask], first[ask] == second[ask])
         act = np.where(coin.random(envs) < 0.05, env.random_actions(), mine)
         obs, mask, _, done = env.step(act)
         finished += int(done.sum())

@@ -23,6 +23,15 @@ def _model(path, seed=0, preset="brisca-2", **meta):
     return w
 
 
+def _network_choice(w, r, state, seat):
+    """The legal actions of ``seat`` and the one of highest value under the weights ``w``,
+    from the observation the environments give."""
+    obs, mask = observe(r, state, seat)
+    q = np.zeros((1, L.N_ACTIONS), np.float32)
+    forward_batch(w, obs[None], q, np.zeros(1, np.float32))
+    legal = np.flatnonzero(mask)
+    return legal, legal[np.argmax(q[0, legal])]
+
 def test_shipped_models_match_their_checksums():
     sums = learned.shipped_checksums()
     assert {"brisca-2.npz", "briscola-2.npz", "brisca-4-pairs.npz", "brisca-3-remove2.npz",
@@ -87,17 +96,13 @@ def test_the_strategy_plays_the_legal_action_of_highest_value(tmp_path):
         deal = Deal.from_seed(rules, 5, i)
         while not deal.over:
             seat = deal.turn
-            obs, mask = observe(r, deal.state, seat)
-            q = np.zeros((1, L.N_ACTIONS), np.float32)
-            forward_batch(w, obs[None], q, np.zeros(1, np.float32))
-            legal = np.flatnonzero(mask)
+            legal, best = _network_choice(w, r, deal.state, seat)
             a = decide_entry(lineup.arrays(), r, deal.state, seat, seat, new_stream(1))
             if len(legal) > 1:
-                assert a == legal[np.argmax(q[0, legal])]
+                assert a == best
                 checked += 1
             deal.play(int(a))
     assert checked > 500
-
 
 
 @pytest.mark.parametrize("preset", ["brisca-2", "briscola-2"])
@@ -117,7 +122,7 @@ def test_once_the_stock_is_empty_it_plays_a_move_of_best_exact_value(tmp_path, p
         deal = Deal.from_seed(rules, 6, i)
         while not deal.over:
             seat = deal.turn
-            legal = np.flatnonzero(observe(r, deal.state, seat)[1])
+            legal, best = _network_choice(w, r, deal.state, seat)
             a = decide_entry(lineup.arrays(), r, deal.state, seat, seat, new_stream(1))
             if len(legal) > 1 and deal.state[L.S_PHASE] == L.PHASE_PLAY:
                 if deal.state[L.S_TO_DRAW] == 0:
@@ -125,13 +130,11 @@ def test_once_the_stock_is_empty_it_plays_a_move_of_best_exact_value(tmp_path, p
                     assert values[list(actions).index(a)] == pytest.approx(max(values))
                     exact += 1
                 else:
-                    obs, _ = observe(r, deal.state, seat)
-                    q = np.zeros((1, L.N_ACTIONS), np.float32)
-                    forward_batch(w, obs[None], q, np.zeros(1, np.float32))
-                    assert a == legal[np.argmax(q[0, legal])]
+                    assert a == best
                     network += 1
             deal.play(int(a))
     assert exact > 60 and network > 150
+
 
 def test_the_sparse_network_equals_a_dense_forward_pass(tmp_path):
     w = np.random.default_rng(1).normal(0, 0.1, WEIGHTS_LEN).astype(np.float32)
