@@ -7,8 +7,8 @@ The model plays itself on ``deals`` deals of the vectorised environment (``envs`
 time), a uniformly random legal move in 5% of its decisions as in training. At every
 decision with more than one legal action the teacher is asked twice, on two streams, from
 the same seat's view. Printed per trick: the decisions, the share where the model's move
-(the network alone: ``learned:endgame=0``) is the teacher's first answer, and the share where
-the teacher's two answers agree. Where the teacher disagrees with itself as often as the
+(the network alone, ``learned.NETWORK_ALONE``) is the teacher's first answer, and the share
+where the teacher's two answers agree. Where the teacher disagrees with itself as often as the
 model with it, its moves are near ties to it, and imitating its single answers cannot teach
 more.
 """
@@ -22,13 +22,14 @@ import numpy as np
 from briscasim.envs.vector import VectorEnv
 from briscasim.observation import O_TRICK_NO
 from briscasim.rules import Rules
+from briscasim.strategies.learned import NETWORK_ALONE
 
 
 def agreement(preset: str, model: str, teacher: str, envs: int, deals: int,
               seed: int) -> list[dict]:
     rules = Rules.preset(preset)
     env = VectorEnv(rules, envs, seed=seed)
-    me = f"learned:model={model},endgame=0"
+    me = f"learned:model={model},{NETWORK_ALONE}"
     coin = np.random.default_rng(seed)
     rows = []        # trick, model == teacher, teacher == teacher
     obs, mask = env.reset()

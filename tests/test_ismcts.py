@@ -161,13 +161,13 @@ def test_network_play_outs_change_the_search():
 
 def test_a_network_play_out_moves_as_the_learned_player_from_the_same_view():
     """network_move on the whole deal state decides as learned (the network alone, its exact
-    endgame off) does from the seat's view."""
-    from briscasim.strategies.learned import model_for, network_move
+    searches off) does from the seat's view."""
+    from briscasim.strategies.learned import NETWORK_ALONE, model_for, network_move
     for preset in ("brisca-2", "brisca-4-pairs-signals"):
         rules = Rules.preset(preset)
         r = rules.to_array()
         address = model_for(rules, "auto").weights.ctypes.data
-        lineup = Lineup.build(rules, "learned:endgame=0")
+        lineup = Lineup.build(rules, f"learned:{NETWORK_ALONE}")
         legal = np.empty(L.MAX_LEGAL_ANY, np.int16)
         for i in range(5):
             deal = Deal.from_seed(rules, 3, i)

@@ -83,12 +83,12 @@ def test_a_model_that_does_not_fit_the_rules_is_refused(tmp_path):
 
 def test_the_strategy_plays_the_legal_action_of_highest_value(tmp_path):
     """Against the network's values computed for the observation the environments give (the
-    exact endgame off: the network decides every move)."""
+    exact searches off: the network decides every move)."""
     path = tmp_path / "m.npz"
     w = _model(path, seed=3)
     rules = Rules.preset("brisca-2")
     r = rules.to_array()
-    lineup = Lineup.build(rules, f"learned:model={path},endgame=0")
+    lineup = Lineup.build(rules, f"learned:model={path},{learned.NETWORK_ALONE}")
     from briscasim.strategies.dispatch import decide_entry
     from briscasim.engine.rng import new_stream
     checked = 0
@@ -105,10 +105,35 @@ def test_the_strategy_plays_the_legal_action_of_highest_value(tmp_path):
     assert checked > 500
 
 
+def _mean_exact_values(r, state, seat):
+    """Every legal action's exact value averaged over every world the seat's view allows,
+    by brute force: the one face-down card left in the stock is any of the cards the seat
+    has not seen, the opponent's hand the others."""
+    from test_solver import _solve
+    facedown = range(state[L.S_DRAWN], state[L.S_N_FACEDOWN])
+    assert len(facedown) == 1
+    slot = L.S_STOCK + facedown[0]
+    other = L.S_HANDS + L.MAX_HAND * (1 - seat)
+    unseen = [int(c) for c in state[other:other + L.MAX_HAND] if c != L.NO_CARD]
+    unseen.append(int(state[slot]))
+    total = {}
+    for x in unseen:
+        world = state.copy()
+        world[slot] = x
+        rest = [c for c in unseen if c != x]
+        world[other:other + L.MAX_HAND] = rest + [L.NO_CARD] * (L.MAX_HAND - len(rest))
+        _, actions, values = _solve(r, world)
+        for a, v in zip(actions, values):
+            total[int(a)] = total.get(int(a), 0.0) + v / len(unseen)
+    return total
+
+
 @pytest.mark.parametrize("preset", ["brisca-2", "briscola-2"])
-def test_once_the_stock_is_empty_it_plays_a_move_of_best_exact_value(tmp_path, preset):
+def test_near_the_end_it_plays_a_move_of_best_exact_value(tmp_path, preset):
     """With two players every card is known once the stock is empty: the move played is one
-    the alpha-beta solver values best, whatever the network says; before, the network's."""
+    the alpha-beta solver values best, whatever the network says. With one face-down card
+    left to draw, a handful of worlds remain: the move is one of best mean exact value over
+    all of them. Before, the network's move."""
     from test_solver import _solve
     path = tmp_path / "m.npz"
     w = _model(path, seed=4, preset=preset)
@@ -117,7 +142,7 @@ def test_once_the_stock_is_empty_it_plays_a_move_of_best_exact_value(tmp_path, p
     lineup = Lineup.build(rules, f"learned:model={path}")
     from briscasim.strategies.dispatch import decide_entry
     from briscasim.engine.rng import new_stream
-    exact = network = 0
+    exact = averaged = network = 0
     for i in range(20):
         deal = Deal.from_seed(rules, 6, i)
         while not deal.over:
@@ -129,11 +154,15 @@ def test_once_the_stock_is_empty_it_plays_a_move_of_best_exact_value(tmp_path, p
                     _, actions, values = _solve(r, deal.state.copy())
                     assert values[list(actions).index(a)] == pytest.approx(max(values))
                     exact += 1
-                else:
+                elif deal.state[L.S_TO_DRAW] == 2:
+                    mean = _mean_exact_values(r, deal.state, seat)
+                    assert mean[int(a)] == pytest.approx(max(mean.values()))
+                    averaged += 1
+                elif deal.state[L.S_TO_DRAW] > 4:
                     assert a == best
                     network += 1
             deal.play(int(a))
-    assert exact > 60 and network > 150
+    assert exact > 60 and averaged > 30 and network > 150
 
 
 def test_the_sparse_network_equals_a_dense_forward_pass(tmp_path):

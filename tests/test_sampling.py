@@ -15,7 +15,8 @@ from briscasim.rules import Rules
 from briscasim.strategies.sampling import (REVEAL_OTHERS, REVEAL_PARTNERS, SPEC_LEN, W_N_POOL,
                                            W_N_SLOTS, W_SLOT, first_stock_slot, keep_world,
                                            prepare_worlds, redraw_stock, restore_world, reveal,
-                                           sample_world, unique_world)
+                                           sample_world, unique_world, world_count,
+                                           enumerate_world)
 
 PRESETS = ["brisca-2", "brisca-3-hidden", "brisca-3-faceup", "brisca-4-pairs-signals",
            "brisca-5-undrawn", "brisca-6-threes", "briscola-2-reshuffle", "briscola-2-scoperta"]
@@ -291,3 +292,42 @@ def test_uniform_over_consistent_worlds_two_players():
     counts = collections.Counter(tuple(_hand(w, 1 - seat)) for w in worlds)
     assert len(counts) == 20
     assert stats.chisquare(list(counts.values())).pvalue > 1e-3
+
+
+def _stock_and_hands(w, m):
+    return (tuple(int(c) for c in w[L.S_STOCK + w[L.S_DRAWN]:L.S_STOCK + m]),
+            tuple(tuple(_hand(w, s)) for s in range(2)))
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "briscola-2-scoperta"])
+@pytest.mark.parametrize("tricks", [15, 16, 17])
+def test_every_world_is_numbered_once(preset, tricks):
+    """Near the end of the stock of a 2-player deal the worlds are counted and numbered:
+    every number gives a world consistent with the view, no two the same, and they are
+    exactly the worlds sampling draws."""
+    rules = Rules.preset(preset)
+    deal = Deal.from_seed(rules, 4)
+    while not (deal.state[L.S_TRICK_NO] == tricks and deal.phase == "play"):
+        deal.play(deal.legal_actions()[-1])
+    seat = deal.turn
+    sampled, spec = _worlds(deal, seat, 3000, seed=9)
+    base = np.zeros(L.STATE_LEN, np.int16)
+    v = deal.view(seat)
+    prepare_worlds(deal._r, v.public, v.hand, seat, v.signals, base, spec)
+    n = world_count(spec)
+    m = int(deal._r[L.R_DECK_N]) - 3 * 2 - 1
+    numbered = set()
+    for i in range(n):
+        w = np.zeros(L.STATE_LEN, np.int16)
+        enumerate_world(base, spec, i, w)
+        _check_world(rules, deal, seat, w)
+        numbered.add(_stock_and_hands(w, m))
+    assert len(numbered) == n >= 1
+    assert {_stock_and_hands(w, m) for w in sampled} == numbered
+
+
+def test_worlds_are_not_counted_when_several_hands_share_the_unknown_cards():
+    rules = Rules.preset("brisca-3-hidden")
+    deal = Deal.from_seed(rules, 4)
+    _, spec = _worlds(deal, 0, 1)
+    assert world_count(spec) == 0

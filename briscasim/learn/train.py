@@ -56,7 +56,7 @@ from ..observation import OBSERVATION, OBSERVATION_LEN
 from ..errors import UserError
 from ..rules import Rules
 from ..stats import mean_ci
-from ..strategies.learned import load_model, save_model
+from ..strategies.learned import NETWORK_ALONE, load_model, save_model
 from ..strategies.network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, forward_batch, layout
 
 COUNT_SCALE = {"trick_no": 1 / 8, "to_draw": 1 / 16, "trick_points": 1 / 32, "points": 1 / 32,
@@ -428,7 +428,7 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
             _save(model_path, params, cfg, rules, it, samples, elapsed)
             rows = []
             for o in cfg.opponents:
-                s, lo, hi = duplicate_score(rules, f"learned:model={model_path},endgame=0", o,
+                s, lo, hi = duplicate_score(rules, f"learned:model={model_path},{NETWORK_ALONE}", o,
                                             cfg.eval_deals, seed=_env_seed(cfg.seed, 1 << 30))
                 rows.append(dict(iteration=it, samples=samples, minutes=round(elapsed, 2),
                                  opponent=o, deals=cfg.eval_deals, score=round(s, 4),

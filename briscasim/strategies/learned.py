@@ -29,14 +29,17 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_view
-from ..engine.layout import NO_CARD, N_ACTIONS, S_TURN
+from ..engine.layout import NO_CARD, N_ACTIONS, N_CARD_IDS, R_PLAYERS, S_TO_DRAW, S_TURN
 from ..engine.primitives import hand_of
 from ..files import write_atomic
 from ..observation import OBSERVATION, OBSERVATION_LEN, encode, encode_view
 from .expert import endgame_move
 from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, best_action, hidden
 from .params import Param, StrategyDef, StrategyError
-from .scratch import stack, view
+from .pimc import CHOOSE_AVERAGE, EVERY, search_worlds, worlds_bytes, worlds_views
+from .sampling import prepare_worlds, world_count
+from .scratch import release, stack, take, view
+from .solver import NO_HORIZON
 
 FORMAT = "briscasim-learned"
 VERSION = 1
@@ -48,6 +51,10 @@ OBSERVATION_DIGEST = hashlib.sha256(OBSERVATION.table().encode()).hexdigest()[:1
 # slots of the parameter row (written when a lineup is built for rules)
 P_MODEL = 0          # the weights' address (0: no model bound)
 P_ENDGAME = 1        # the exact endgame on
+P_EXACT_WORLDS = 2   # solve every world once at most this many are left (0: never)
+NETWORK_ALONE = "endgame=0,exact_worlds=0"
+"""The parameters that leave every move to the network (no exact search)."""
+_EXACT_TO_DRAW = 8   # no stock of more cards to draw leaves few enough worlds to count
 
 
 class ModelParam(Param):
@@ -227,6 +234,24 @@ def _choice(address, obs, legal):
 
 
 @njit(cache=True, _nrt=False)
+def every_world_move(rules, public, hand, seat, signals, max_worlds, rng):
+    """The action of best mean exact value (the solver's, to the end of the deal) over every
+    world consistent with the seat's view, if there are at most ``max_worlds`` of them
+    (:func:`~.sampling.world_count`: 2-player play near the end of the stock); else
+    ``NO_CARD`` (jitted; ``rng`` is not drawn from)."""
+    block = take(worlds_bytes())
+    memory = worlds_views(block)
+    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
+    n = world_count(memory.spec)
+    card = NO_CARD
+    if 0 < n <= max_worlds:
+        card = search_worlds(rules, memory, seat, n, EVERY, NO_HORIZON, N_CARD_IDS,
+                             CHOOSE_AVERAGE, rng)
+    release(block)
+    return card
+
+
+@njit(cache=True, _nrt=False)
 def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     """The legal action of highest value under the network whose weights the parameter row
     points to (jitted); ``NO_CARD`` (an illegal action the batch loop reports) if no model
@@ -238,6 +263,12 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
         return NO_CARD
     if params[P_ENDGAME] != 0:
         card = endgame_move(rules, public, hand, legal, seat)
+        if card != NO_CARD:
+            return card
+    if (params[P_EXACT_WORLDS] > 0 and rules[R_PLAYERS] == 2
+            and 0 < public[S_TO_DRAW] <= _EXACT_TO_DRAW):
+        card = every_world_move(rules, public, hand, seat, signals,
+                                np.int64(params[P_EXACT_WORLDS]), rng)
         if card != NO_CARD:
             return card
     obs = stack(OBSERVATION_LEN, np.int8)
@@ -263,5 +294,8 @@ DEFINITION = StrategyDef("learned", 10, (
                "file's path; auto: the preset's own, or a shipped one for as many players"),
     Param("endgame", bool, True, doc="two players: solve the deal exactly once the stock is "
           "empty, as expert does"),
+    Param("exact_worlds", int, 4, 0, 100_000, "two players: once at most this many worlds "
+          "are consistent with the view, solve each exactly and play the move of best mean "
+          "value (0: never)"),
 ), "a trained network (briscasim train) playing the legal action of highest value",
    fn=learned_strategy, bids=True, deterministic=True, bind=bind)

@@ -404,6 +404,60 @@ def redraw_stock(spec, first, rng, world):
         world[b] = c
 
 
+_COUNT_CAP = 1 << 40     # world_count stops counting past this
+
+
+@njit(cache=True, _nrt=False)
+def world_count(spec):
+    """How many worlds are consistent with the view when one hand takes every unknown card
+    the stock does not (2-player play): the ordered choices of the face-down stock's
+    unknown cards out of the pool, at least ``_COUNT_CAP`` once past it; 0 if the unknown
+    cards go to several hands or partner signals shape them (jitted)."""
+    if spec[W_N_PARTNERS] > 0:
+        return 0
+    holder = -1
+    stock = 0
+    for i in range(spec[W_N_SLOTS]):
+        slot = spec[W_SLOT + i]
+        if slot >= S_STOCK:
+            stock += 1
+            continue
+        h = (slot - S_HANDS) // MAX_HAND
+        if holder >= 0 and h != holder:
+            return 0
+        holder = h
+    count = 1
+    for i in range(stock):
+        count *= spec[W_N_POOL] - i
+        if count >= _COUNT_CAP:
+            break
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def enumerate_world(base, spec, index, out):
+    """Write into ``out`` world number ``index`` (0 <= index < :func:`world_count`) of those
+    consistent with the view: ``index`` in mixed radix picks the face-down stock's cards in
+    order out of the pool, the rest fill the hand; every world has one number (jitted)."""
+    for i in range(STATE_LEN):
+        out[i] = base[i]
+    first = first_stock_slot(spec)
+    left = spec[W_POOL_MASK]
+    m = spec[W_N_POOL]
+    for i in range(first, spec[W_N_SLOTS]):
+        c = _nth_bit(left, index % m)
+        index //= m
+        m -= 1
+        out[spec[W_SLOT + i]] = c
+        left &= ~(_ONE << c)
+    for i in range(first):
+        c = _nth_bit(left, 0)
+        out[spec[W_SLOT + i]] = c
+        left &= ~(_ONE << c)
+    if out[S_CALLED] >= 0:
+        place_holder(out)
+
+
 @njit(cache=True, _nrt=False)
 def unique_world(spec):
     """True if only one world is consistent with the view: every unknown card must go to
