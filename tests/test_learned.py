@@ -128,7 +128,7 @@ def _mean_exact_values(r, state, seat):
     return total
 
 
-@pytest.mark.parametrize("preset", ["brisca-2", "briscola-2"])
+@pytest.mark.parametrize("preset", ["brisca-2", "briscola-2", "brisca-2-blackhand"])
 def test_near_the_end_it_plays_a_move_of_best_exact_value(tmp_path, preset):
     """With two players every card is known once the stock is empty: the move played is one
     the alpha-beta solver values best, whatever the network says. With one face-down card

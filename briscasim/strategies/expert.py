@@ -70,9 +70,11 @@ from numba import njit
 
 from ..engine.core import trick_so_far
 from ..engine.primitives import (beats, card_face, card_points, card_strength, card_suit,
+                                 hand_of,
                                  known_bits, known_in_hands, popcount, seat_after)
-from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, R_CARD_STRONGER,
-                             R_TARGET_POINTS, S_PHASE)
+from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, PHASE_PLAY,
+                             R_BLACK_HAND, R_CARD_STRONGER, R_TARGET_POINTS, R_TIE, S_PHASE,
+                             S_TRICK_N, S_TURN, TIE_DRAW)
 from . import view as V
 from .greedy import (DEFINITION as GREEDY, _card_bits, _fewest, _race, _suit_bits,
                      greedy_strategy)
@@ -264,18 +266,35 @@ def _lowest_bit(x):
     return popcount((x & -x) - 1)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _pack_hand(hand, leave):
+    """The cards of ``hand`` (at most three) but ``leave``, in order, as a packed hand."""
+    packed = -1
+    k = 0
+    for i in range(hand.shape[0]):
+        c = np.int64(hand[i])
+        if c != NO_CARD and c != leave:
+            packed = (packed & ~(255 << (8 * k))) | (c << (8 * k))
+            k += 1
+    return packed
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _n_cards(packed):
+    """Cards in a packed hand whose cards fill its first slots."""
+    k = 0
+    for i in range(3):
+        k += _slot(packed, i) != NO_CARD
+    return k
+
+
 @njit(cache=True, _nrt=False)
 def _endgame_card(rules, trump, hand, theirs, k, card, margin, lead, alpha):
     """:func:`endgame_value` of ``card`` with the opponent's hand ``theirs`` (packed, ``k``
     cards) and the margin so far worked out; ``lead`` is the card led, NO_CARD if the seat
     leads. Exact if above ``alpha``, else some value at most ``alpha``."""
-    mine = -1
-    mk = 0
-    for i in range(hand.shape[0]):
-        c = np.int64(hand[i])
-        if c != NO_CARD and c != card:
-            mine = (mine & ~(255 << (8 * mk))) | (c << (8 * mk))
-            mk += 1
+    mine = _pack_hand(hand, card)
+    mk = _n_cards(mine)
     if lead == NO_CARD:
         if k != mk + 1:
             return np.nan
@@ -323,6 +342,24 @@ def endgame_value(rules, public, hand, seat, card):
         return np.nan
     trump, margin, lead = _endgame_view(rules, public, seat)
     return _endgame_card(rules, trump, hand, _pack_mask(mask), k, card, margin, lead, -np.inf)
+
+
+@njit(cache=True, _nrt=False)
+def settled_value(rules, state, seat):
+    """Exact value for ``seat`` (as :func:`endgame_value`'s) of a whole 2-player deal state
+    at the start of a trick once the stock is empty, by the same minimax; NaN for any other
+    state, or under rules it does not model (a black hand, ties to the last trick, target
+    points, the fewest points winning) (jitted)."""
+    if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.to_draw(state) != 0
+            or state[S_PHASE] != PHASE_PLAY or state[S_TRICK_N] != 0
+            or rules[R_TARGET_POINTS] != 0 or V.fewest_wins(rules)
+            or rules[R_BLACK_HAND] != 0 or rules[R_TIE] != TIE_DRAW):
+        return np.nan
+    mine = _pack_hand(hand_of(rules, state, seat), NO_CARD)
+    theirs = _pack_hand(hand_of(rules, state, 1 - seat), NO_CARD)
+    trump, margin, _ = _endgame_view(rules, state, seat)
+    return _after(rules, trump, mine, theirs, state[S_TURN] == seat, margin, _n_cards(mine),
+                  -np.inf, np.inf)
 
 
 @njit(cache=True, _nrt=False, inline="always")

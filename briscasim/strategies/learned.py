@@ -28,18 +28,20 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..engine.core import legal_view
-from ..engine.layout import NO_CARD, N_ACTIONS, N_CARD_IDS, R_PLAYERS, S_TO_DRAW, S_TURN
+from ..engine.core import legal_actions, legal_view
+from ..engine.layout import (NO_CARD, N_ACTIONS, PHASE_OVER, PHASE_PLAY, R_PLAYERS, STATE_LEN,
+                             S_PHASE, S_TO_DRAW, S_TRICK_N, S_TURN)
 from ..engine.primitives import hand_of
 from ..files import write_atomic
 from ..observation import OBSERVATION, OBSERVATION_LEN, encode, encode_view
-from .expert import endgame_move
+from .expert import endgame_move, settled_value
 from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, best_action, hidden
 from .params import Param, StrategyDef, StrategyError
-from .pimc import CHOOSE_AVERAGE, EVERY, search_worlds, worlds_bytes, worlds_views
-from .sampling import prepare_worlds, world_count
+from .pimc import CHOOSE_AVERAGE, choose_action
+from .sampling import SPEC_LEN, enumerate_world, prepare_worlds, world_count
 from .scratch import release, stack, take, view
-from .solver import NO_HORIZON
+from .solver import (LEGAL_STRIDE, NO_HORIZON, alphabeta, copy_state, play, position_value,
+                     search_bytes, search_views, team_of)
 
 FORMAT = "briscasim-learned"
 VERSION = 1
@@ -234,21 +236,60 @@ def _choice(address, obs, legal):
 
 
 @njit(cache=True, _nrt=False)
-def every_world_move(rules, public, hand, seat, signals, max_worlds, rng):
-    """The action of best mean exact value (the solver's, to the end of the deal) over every
-    world consistent with the seat's view, if there are at most ``max_worlds`` of them
+def _exact_value(rules, state, seat, side):
+    """Exact value for ``side`` (``seat``'s) of a whole state: expert's minimax once the
+    stock is empty at a trick's start (:func:`~.expert.settled_value`), else the solver's,
+    in working memory of its own (jitted)."""
+    if state[S_PHASE] == PHASE_OVER:
+        return position_value(rules, state, side)
+    v = settled_value(rules, state, seat)
+    if np.isnan(v):
+        block = take(search_bytes())
+        search = search_views(block, 0)
+        copy_state(search.stack[:STATE_LEN], state)
+        v = alphabeta(rules, search, side, NO_HORIZON)
+        release(block)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def every_world_move(rules, public, hand, seat, signals, max_worlds):
+    """The action of best mean exact value (to the end of the deal, as the solver's) over
+    every world consistent with the seat's view, if there are at most ``max_worlds`` of them
     (:func:`~.sampling.world_count`: 2-player play near the end of the stock); else
-    ``NO_CARD`` (jitted; ``rng`` is not drawn from)."""
-    block = take(worlds_bytes())
-    memory = worlds_views(block)
-    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
-    n = world_count(memory.spec)
-    card = NO_CARD
-    if 0 < n <= max_worlds:
-        card = search_worlds(rules, memory, seat, n, EVERY, NO_HORIZON, N_CARD_IDS,
-                             CHOOSE_AVERAGE, rng)
-    release(block)
-    return card
+    ``NO_CARD`` (jitted). The seat's action and, if it leads, the answer are searched here,
+    what follows by :func:`_exact_value`."""
+    base = stack(STATE_LEN, np.int16)
+    spec = stack(SPEC_LEN, np.int64)
+    prepare_worlds(rules, public, hand, seat, signals, base, spec)
+    n = world_count(spec)
+    if not 0 < n <= max_worlds:
+        return NO_CARD
+    world = stack(STATE_LEN, np.int16)
+    after = stack(STATE_LEN, np.int16)
+    answered = stack(STATE_LEN, np.int16)
+    actions = stack(LEGAL_STRIDE, np.int64)
+    replies = stack(LEGAL_STRIDE, np.int64)
+    total = stack(LEGAL_STRIDE, np.float64)
+    k = 0
+    for w in range(n):
+        enumerate_world(base, spec, w, world)
+        side = team_of(rules, world, seat)
+        k = legal_actions(rules, world, actions)
+        for i in range(k):
+            copy_state(after, world)
+            play(rules, after, actions[i])
+            if (after[S_PHASE] == PHASE_PLAY and after[S_TRICK_N] != 0
+                    and team_of(rules, after, after[S_TURN]) != side):
+                v = np.inf          # the other side answers, knowing this world
+                for j in range(legal_actions(rules, after, replies)):
+                    copy_state(answered, after)
+                    play(rules, answered, replies[j])
+                    v = min(v, _exact_value(rules, answered, seat, side))
+            else:
+                v = _exact_value(rules, after, seat, side)
+            total[i] = v if w == 0 else total[i] + v
+    return choose_action(k, actions, total, total, CHOOSE_AVERAGE)
 
 
 @njit(cache=True, _nrt=False)
@@ -268,7 +309,7 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     if (params[P_EXACT_WORLDS] > 0 and rules[R_PLAYERS] == 2
             and 0 < public[S_TO_DRAW] <= _EXACT_TO_DRAW):
         card = every_world_move(rules, public, hand, seat, signals,
-                                np.int64(params[P_EXACT_WORLDS]), rng)
+                                np.int64(params[P_EXACT_WORLDS]))
         if card != NO_CARD:
             return card
     obs = stack(OBSERVATION_LEN, np.int8)

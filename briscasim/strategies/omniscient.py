@@ -12,7 +12,7 @@ from numba import njit
 
 from ..engine.layout import EVERY_FEATURE
 from .params import SEARCH, Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, TRUTH, search_worlds, worlds_bytes, worlds_views
+from .pimc import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
 from .scratch import release, take
 from .solver import copy_state
 
@@ -28,7 +28,7 @@ def omniscient_strategy(rules, state, legal, seat, sig, params, rng, features=EV
     block = take(worlds_bytes())
     memory = worlds_views(block)
     copy_state(memory.base, state)      # the true state, searched as it is (not sampled)
-    a = search_worlds(rules, memory, seat, 1, TRUTH, np.int64(params[P_DEPTH]),
+    a = search_worlds(rules, memory, seat, 1, False, np.int64(params[P_DEPTH]),
                       np.int64(params[P_EXACT_PLIES]), CHOOSE_AVERAGE, rng, features)
     release(block)
     return a

@@ -22,14 +22,13 @@ from numba import njit
 
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, STATE_LEN
 from .params import SEARCH, Param, StrategyDef
-from .sampling import SPEC_LEN, enumerate_world, prepare_worlds, sample_world, unique_world
+from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
 from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes,
                      search_views, team_of)
 
 P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
 CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
-SAMPLED, EVERY, TRUTH = 0, 1, 2     # search_worlds' worlds: sampled, enumerated, the state
 
 
 @njit(cache=True, _nrt=False)
@@ -86,22 +85,18 @@ def worlds_views(block):
 
 
 @njit(cache=True, _nrt=False)
-def search_worlds(rules, memory, seat, n_worlds, source, horizon, exact_plies, rule, rng,
+def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, rule, rng,
                   features=EVERY_FEATURE):
-    """Search ``n_worlds`` worlds of the view prepared in ``memory.base`` and ``memory.spec``
-    (by :func:`briscasim.strategies.sampling.prepare_worlds`): drawn at random (``source``
-    ``SAMPLED``), the first ``n_worlds`` by number (``EVERY``, every one when ``n_worlds``
-    is :func:`~.sampling.world_count`), or the full state ``memory.base`` itself once
-    (``TRUTH``); return the chosen action (jitted). ``memory`` is a :class:`Worlds`;
-    ``features`` as :mod:`~briscasim.strategies.solver`'s."""
+    """Search ``n_worlds`` worlds sampled from ``memory.base`` and ``memory.spec`` (prepared
+    by :func:`briscasim.strategies.sampling.prepare_worlds`), or, with ``sampled`` false, the
+    full state ``memory.base`` itself once; return the chosen action (jitted). ``memory`` is
+    a :class:`Worlds`; ``features`` as :mod:`~briscasim.strategies.solver`'s."""
     world, actions, values = memory.world, memory.actions, memory.values
     total, votes = memory.total, memory.votes
     k = 0
     for w in range(n_worlds):
-        if source == SAMPLED:
+        if sampled:
             sample_world(memory.base, memory.spec, rng, world)
-        elif source == EVERY:
-            enumerate_world(memory.base, memory.spec, w, world)
         else:
             copy_state(world, memory.base)
         k = root_values(rules, world, team_of(rules, world, seat), horizon, exact_plies,
@@ -133,7 +128,7 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
         # every card is known (2-player play once the stock is empty): the exact endgame
         n_worlds = 1
         exact_plies = N_CARD_IDS
-    a = search_worlds(rules, memory, seat, n_worlds, SAMPLED, np.int64(params[P_DEPTH]),
+    a = search_worlds(rules, memory, seat, n_worlds, True, np.int64(params[P_DEPTH]),
                       exact_plies, np.int64(params[P_CHOOSE]), rng, features)
     release(block)
     return a
