@@ -179,10 +179,10 @@ def test_a_network_play_out_moves_as_the_learned_player_from_the_same_view():
                 deal.play(int(a))
 
 
-def test_leaf_chance_reads_the_position_value_of_the_seat_to_move():
+def test_position_chance_reads_the_position_value_of_the_seat_to_move():
     from briscasim.observation import OBSERVATION_LEN, encode
     from briscasim.strategies.learned import model_for
-    from briscasim.strategies.network import forward_batch
+    from briscasim.strategies.network import forward_batch, position_chance
     rules = Rules.preset("brisca-3-remove2")
     r = rules.to_array()
     w = model_for(rules, "auto").weights
@@ -193,7 +193,7 @@ def test_leaf_chance_reads_the_position_value_of_the_seat_to_move():
         encode(r, deal.state, deal.turn, obs[0])
         v = np.zeros(1, np.float32)
         forward_batch(w, obs, np.zeros((1, L.N_ACTIONS), np.float32), v)
-        chance = M.leaf_chance(r, deal.state, w.ctypes.data)
+        chance = position_chance(r, deal.state, w.ctypes.data)
         assert chance == pytest.approx(min(max((v[0] + 1) / 2, 0), 1), abs=1e-5)
         checked += 0 < chance < 1
         deal.play(deal.legal_actions()[0])

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow     # PIMC plays whole deals, solving a sample of 
                                     "brisca-6-pairs", "briscola-2-reshuffle"])
 @pytest.mark.parametrize("spec", ["pimc:worlds=3,depth=2,exact_plies=5",
                                   "pimc:worlds=3,depth=1,exact_plies=4,choose=vote",
+                                  "pimc:worlds=2,depth=2,exact_plies=4,leaf_model=auto",
                                   "omniscient:depth=2,exact_plies=5"])
 def test_legal_and_deterministic(preset, spec):
     rules = Rules.preset(preset)
@@ -64,3 +65,39 @@ def test_omniscient_is_labelled_as_cheating():
     d = REGISTRY["omniscient"]
     assert d.omniscient and "cheating" in d.doc
     assert "CHEATING" in O.omniscient_strategy.__doc__
+
+
+def test_a_network_values_the_leaves_of_the_depth_limited_search():
+    """With a network's weights in Search.leaf, a leaf at the horizon is worth WIN times its
+    chance for the seat to move (mapped to -1..1), for that seat's side, the negation for the
+    other; a finished deal keeps its exact value; without, the margin so far."""
+    from briscasim.game import Deal
+    from briscasim.strategies.learned import model_for
+    from briscasim.strategies.network import position_chance
+    from briscasim.strategies.solver import WIN, alphabeta, new_search, point_margin, team_of
+    rules = Rules.preset("brisca-2")
+    r = rules.to_array()
+    address = model_for(rules, "auto").weights.ctypes.data
+    deal = Deal.from_seed(rules, 4, 2)
+    checked = 0
+    while not deal.over:
+        st = deal.state
+        if deal.phase == "play" and st[L.S_TRICK_N] == 0:
+            for side in (0, 1):
+                search = new_search()
+                search.stack[:L.STATE_LEN] = st
+                assert alphabeta(r, search, side, 0) == point_margin(r, st, side)
+                search.leaf[0] = address
+                c = 2 * position_chance(r, st, address) - 1
+                mine = team_of(r, st, st[L.S_TURN]) == side
+                assert alphabeta(r, search, side, 0) == pytest.approx(WIN * (c if mine else -c))
+            checked += 1
+        deal.play(int(deal.legal_actions()[0]))
+    assert checked >= 19
+
+
+def test_pimc_refuses_a_leaf_model_in_briscola_chiamata():
+    from briscasim.strategies.params import StrategyError
+    with pytest.raises(StrategyError, match="pimc leaf_model: the network values the leaves "
+                       "of trick games only"):
+        Lineup.build(Rules.preset("chiamata-5"), "pimc:leaf_model=auto")

@@ -42,7 +42,7 @@ Every iteration:
    the noise of a single play-out. With ``leaf_model`` (a trained network,
    :mod:`~.learned`'s models; not in Briscola Chiamata) the network values the leaf in its
    place, in every trick game and under either reward: the value it gives the position for
-   the seat to move (:func:`leaf_chance`) read as that seat's chance of winning, which its
+   the seat to move (:func:`~.network.position_chance`) read as that seat's chance of winning, which its
    side gets and every other side the rest, ``leaf_weight`` times that plus ``1 -
    leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out; ``0``: the
    network values no leaf, and ``evaluation`` applies as without it).
@@ -95,12 +95,13 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, F_AUCTION, MAX_LEGAL, MAX_LEGA
 from ..engine.primitives import at
 from ..engine.rng import below, uniform
 from ..jit import closure_cached
-from ..observation import OBSERVATION_LEN, encode, encode_view
+from ..observation import OBSERVATION_LEN, encode_view
 from . import greedy as _greedy
 from .api import N_PARAMS
 from .evaluation import N_FEATURES, win_chance
 from .learned import ModelParam, model_for, network_move
-from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, hidden, position_value
+from .network import (HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, hidden,
+                      position_chance)
 from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, RANDOM,
                         ROLLOUT_GREEDY, ROLLOUT_NETWORK, ROLLOUT_OWN_NETWORK,
                         draw_world, policy_move, prepare_inference)
@@ -255,20 +256,6 @@ def play_out(rules, state, policy, own_epsilon, epsilon, side, params, rng, lega
             a = policy_move(rules, state, GREEDY if policy == ROLLOUT_OWN_NETWORK else policy,
                             eps, params, rng, legal, features)
         play(rules, state, a, features)
-
-
-@njit(cache=True, _nrt=False)
-def leaf_chance(rules, world, address):
-    """The chance that the seat to move in ``world`` wins the deal, from the value the
-    network at ``address`` (:mod:`.network`) gives its position: ``clip((v + 1) / 2, 0, 1)``,
-    ``v`` in the training's ``sign(margin) + margin / 120`` units (jitted)."""
-    w = view(address, 0, WEIGHTS_LEN, np.float32)
-    obs = stack(OBSERVATION_LEN, np.int8)
-    a1 = stack(HIDDEN1, np.float32)
-    a2 = stack(HIDDEN2, np.float32)
-    encode(rules, world, world[S_TURN], obs)
-    hidden(w, obs, a1, a2)
-    return min(max((np.float64(position_value(w, a2)) + 1.0) / 2.0, 0.0), 1.0)
 
 
 @njit(cache=True, _nrt=False)
@@ -489,7 +476,7 @@ def searches(resample) -> "Searches":
             chance = 0.0
             mover_side = side       # the side whose chance of winning ``chance`` is
             if weight > 0.0 and leaf_net:
-                chance = leaf_chance(rules, world, address)
+                chance = position_chance(rules, world, address)
                 mover_side = rules[R_SIDE + world[S_TURN]]
             elif weight > 0.0:
                 chance = win_chance(rules, world, side, total, ws.scores)

@@ -5,7 +5,10 @@ environments hand a learner) goes through the network, and the legal action of h
 value is played; with a single legal action the network is not asked. In Briscola Chiamata
 the network bids, calls and plays. With ``endgame`` (on by default) a two-player deal is
 solved exactly once the stock is empty, where every card is known (expert's endgame,
-:func:`~.expert.endgame_move`): the network is asked only until then.
+:func:`~.expert.endgame_move`); with ``exact_worlds`` (default 4), once at most that many
+worlds fit the seat's view (one face-down card left to draw), every one is solved and the
+move of best mean value played (:func:`every_world_move`): the network is asked only until
+then.
 
 The parameter ``model`` names a shipped model (``brisca-2``, ``chiamata-5``...: the files
 of ``briscasim/models``) or the path of a model file (``briscasim train`` writes them); by
@@ -37,7 +40,6 @@ from ..observation import OBSERVATION, OBSERVATION_LEN, encode, encode_view
 from .expert import endgame_move, settled_value
 from .network import HIDDEN1, HIDDEN2, WEIGHTS_LEN, best_action, hidden
 from .params import Param, StrategyDef, StrategyError
-from .pimc import CHOOSE_AVERAGE, choose_action
 from .sampling import SPEC_LEN, enumerate_world, prepare_worlds, world_count
 from .scratch import release, stack, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, alphabeta, copy_state, play, position_value,
@@ -289,7 +291,11 @@ def every_world_move(rules, public, hand, seat, signals, max_worlds):
             else:
                 v = _exact_value(rules, after, seat, side)
             total[i] = v if w == 0 else total[i] + v
-    return choose_action(k, actions, total, total, CHOOSE_AVERAGE)
+    best = 0
+    for i in range(1, k):
+        if total[i] > total[best]:
+            best = i
+    return actions[best]
 
 
 @njit(cache=True, _nrt=False)

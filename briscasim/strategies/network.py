@@ -16,8 +16,9 @@ import numpy as np
 from numba import njit
 
 from ..engine.primitives import at
-from ..engine.layout import N_ACTIONS
-from ..observation import OBSERVATION_LEN
+from ..engine.layout import N_ACTIONS, S_TURN
+from ..observation import OBSERVATION_LEN, encode
+from .scratch import stack, view
 
 
 HIDDEN1 = 128
@@ -121,3 +122,18 @@ def forward_batch(w, obs, q, v):
     a2 = np.zeros(HIDDEN2, np.float32)
     for i in range(obs.shape[0]):
         v[i] = forward(w, obs[i], q[i], a1, a2)
+
+
+@njit(cache=True, _nrt=False)
+def position_chance(rules, world, address):
+    """The chance that the seat to move in ``world`` (a whole deal state) wins the deal,
+    from the value the network at ``address`` gives the position from that seat's view:
+    ``clip((v + 1) / 2, 0, 1)``, ``v`` in the training's ``sign(margin) + margin / 120``
+    units (jitted)."""
+    w = view(address, 0, WEIGHTS_LEN, np.float32)
+    obs = stack(OBSERVATION_LEN, np.int8)
+    a1 = stack(HIDDEN1, np.float32)
+    a2 = stack(HIDDEN2, np.float32)
+    encode(rules, world, world[S_TURN], obs)
+    hidden(w, obs, a1, a2)
+    return min(max((np.float64(position_value(w, a2)) + 1.0) / 2.0, 0.0), 1.0)

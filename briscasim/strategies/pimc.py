@@ -11,23 +11,30 @@ it is best; ties by mean value).
 In 2-player play once the stock is empty every card is known to both players: only one world
 is consistent with the view, and it is solved exactly once.
 
+With ``leaf_model`` (a trained network, :mod:`~.learned`'s models; trick games only) the
+depth-limited search values its leaves by the network instead of the margin so far
+(:mod:`~.solver`'s ``Search.leaf``).
+
 Parameters (float64 slots, in order): ``worlds`` (1..10000, default 40), ``depth`` (plies of
 the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
-(``average`` | ``vote``).
+(``average`` | ``vote``), ``leaf_model`` (its slot holds the weights' address, written by
+:func:`bind`; ``none`` by default).
 """
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, STATE_LEN
-from .params import SEARCH, Param, StrategyDef
+from .learned import ModelParam, model_for
+from .params import SEARCH, Param, StrategyDef, StrategyError
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
 from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes,
                      search_views, team_of)
 
-P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE = 0, 1, 2, 3
+P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE, P_LEAF_MODEL = 0, 1, 2, 3, 4
 CHOOSE_AVERAGE, CHOOSE_VOTE = 0, 1
 
 
@@ -121,6 +128,7 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
         return legal[0]
     block = take(worlds_bytes())
     memory = worlds_views(block)
+    memory.search.leaf[0] = np.int64(params[P_LEAF_MODEL])
     prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
     n_worlds = np.int64(params[P_WORLDS])
     exact_plies = np.int64(params[P_EXACT_PLIES])
@@ -134,6 +142,22 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
     return a
 
 
+def bind(rules, strategy):
+    """``strategy`` with the weights' address of its ``leaf_model`` for ``rules`` in its
+    parameter row (the model loaded, checked and kept alive by :func:`~.learned.model_for`);
+    unchanged with ``leaf_model = none``."""
+    name = strategy.values.get("leaf_model", "none")
+    if name == "none":
+        return strategy
+    owner = "pimc leaf_model"
+    if rules.chiamata:
+        raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
+                            f"not of Briscola Chiamata ({rules.name}); give leaf_model=none")
+    params = strategy.params.copy()
+    params[0, P_LEAF_MODEL] = float(model_for(rules, name, owner).weights.ctypes.data)
+    return replace(strategy, params=params)
+
+
 DEFINITION = StrategyDef(
     "pimc", 3, (
         Param("worlds", int, 40, 1, 10_000, "worlds sampled per move"),
@@ -143,8 +167,11 @@ DEFINITION = StrategyDef(
               "this many cards remain to be played"),
         Param("choose", str, "average", doc="average: best mean value over the worlds; "
               "vote: best in the most worlds", choices=("average", "vote")),
+        ModelParam("leaf_model", str, "none", doc="a network valuing the depth-limited "
+                   "search's leaves (trick games): a shipped model, a model file's path or "
+                   "auto (the preset's own); none: the margin so far"),
     ),
     "perfect-information Monte Carlo: alpha-beta on sampled worlds, exact endgame",
     test_params="worlds=4,depth=2,exact_plies=6",
-    fn=pimc_strategy, dispatch=SEARCH,
+    fn=pimc_strategy, dispatch=SEARCH, bind=bind,
 )

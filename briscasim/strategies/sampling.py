@@ -22,7 +22,10 @@ into the free slots. With signals, the partners' free slots are filled first by 
 rejection sampler (uniform subsets of the cards each partner may hold, accepted with the
 probability that makes the joint draw uniform, then checked against "holds at least one"),
 and the remaining cards are shuffled into the other slots. Every consistent world is equally
-likely (tests/test_sampling.py checks this by enumeration). A search that reuses worlds keeps
+likely (tests/test_sampling.py checks this by enumeration). Where one hand takes every
+unknown card the stock does not (2-player play), the worlds can be counted
+(:func:`world_count`) and numbered (:func:`enumerate_world`), for a search over every one of
+them near the end of the stock. A search that reuses worlds keeps
 each as the cards of its slots (:func:`keep_world`) and rebuilds it on the base
 (:func:`restore_world`).
 """

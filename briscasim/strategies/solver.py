@@ -10,7 +10,9 @@ The value of a position for side ``s`` is its point margin (its points minus the
 side's, negated under ``objective = fewest``) plus ``WIN`` for a won deal, minus ``WIN`` for
 a lost one (a draw adds nothing): the search prefers winning, then the larger margin. A
 depth-limited search stops at the first trick boundary ``horizon`` plies down and scores the
-margin taken so far.
+margin taken so far, or, with a network's weights in ``Search.leaf``, ``WIN`` times the
+network's value of the position (:func:`~.network.position_chance`, as a chance of winning
+between -1 and 1).
 
 Transposition table. The value of a node depends on the engine state (``step`` reads nothing
 else besides the rules, and never the order in which the cards were played, ``S_PLAYS``), the
@@ -49,6 +51,7 @@ from ..engine.layout import (DRAW, EVERY_FEATURE, MAX_LEGAL, NO_CARD, N_CARD_IDS
                              S_PHASE, S_PLAYS, S_POINTS, S_N_TRICKS, S_TRICK_N,
                              S_TRICK_NO, S_TURN, S_WINNER, STATE_LEN)
 from .inference import GREEDY, policy_move
+from .network import position_chance
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
 from ..jit import closure_cached
@@ -86,6 +89,8 @@ class Search(NamedTuple):
     tt_bound: np.ndarray    # int8 per entry: EMPTY, EXACT, LOWER or UPPER
     tt_move: np.ndarray     # int16 per entry: the best action
     nodes: np.ndarray       # int64, one entry: nodes entered so far (a measure of work)
+    leaf: np.ndarray        # int64, one entry: the weights' address of a network valuing
+                            # the horizon's leaves (0: none, the margin so far)
 
 
 _PLY_FIELDS = (("stack", np.int16, MAX_PLY * STATE_LEN),
@@ -98,7 +103,7 @@ _PLY_FIELDS = (("stack", np.int16, MAX_PLY * STATE_LEN),
                ("killer", np.int16, MAX_PLY),
                ("tt_key", np.uint64, TT_SIZE), ("tt_value", np.float64, TT_SIZE),
                ("tt_bound", np.int8, TT_SIZE), ("tt_move", np.int16, TT_SIZE),
-               ("nodes", np.int64, 1))
+               ("nodes", np.int64, 1), ("leaf", np.int64, 1))
 
 
 def new_search():
@@ -111,7 +116,7 @@ def search_bytes():
     """Bytes of scratch memory :func:`search_views` needs (jitted)."""
     return (aligned(2 * MAX_PLY * STATE_LEN) + aligned(2 * MAX_PLY * LEGAL_STRIDE)
             + 9 * aligned(8 * MAX_PLY) + 2 * aligned(2 * MAX_PLY)
-            + aligned(8 * TT_SIZE) * 2 + aligned(TT_SIZE) + aligned(2 * TT_SIZE) + 8)
+            + aligned(8 * TT_SIZE) * 2 + aligned(TT_SIZE) + aligned(2 * TT_SIZE) + 16)
 
 
 @njit(cache=True, _nrt=False)
@@ -142,8 +147,10 @@ def search_views(block, offset):
     tt_bound = view(block, o, TT_SIZE, np.int8)
     tt_move = view(block, o + aligned(TT_SIZE), TT_SIZE, np.int16)
     nodes = view(block, o + aligned(TT_SIZE) + aligned(2 * TT_SIZE), 1, np.int64)
+    leaf = view(block, o + aligned(TT_SIZE) + aligned(2 * TT_SIZE) + 8, 1, np.int64)
+    leaf[0] = 0
     s = Search(stack, legal, count, nxt, maxi, key, alpha, beta, alpha0, beta0, best,
-               best_move, killer, tt_key, tt_value, tt_bound, tt_move, nodes)
+               best_move, killer, tt_key, tt_value, tt_bound, tt_move, nodes, leaf)
     clear_table(s)
     return s
 
@@ -310,7 +317,11 @@ def alphabeta(rules, search, side, horizon, features=EVERY_FEATURE):
             st = stack[ply * STATE_LEN:(ply + 1) * STATE_LEN]
             if st[S_PHASE] == PHASE_OVER or (ply >= horizon and st[S_PHASE] == PHASE_PLAY
                                              and st[S_TRICK_N] == 0):
-                value = position_value(rules, st, side)
+                if st[S_PHASE] == PHASE_OVER or search.leaf[0] == 0:
+                    value = position_value(rules, st, side)
+                else:       # the network's chance for the seat to move, in WIN's units
+                    c = 2.0 * position_chance(rules, st, search.leaf[0]) - 1.0
+                    value = WIN * (c if team_of(rules, st, st[S_TURN]) == side else -c)
                 entering = False
                 continue
             row = ply * LEGAL_STRIDE
