@@ -428,8 +428,9 @@ def train(preset: str = "brisca-2", out="model", minutes: float | None = None,
             _save(model_path, params, cfg, rules, it, samples, elapsed)
             rows = []
             for o in cfg.opponents:
-                s, lo, hi = duplicate_score(rules, f"learned:model={model_path},{NETWORK_ALONE}", o,
-                                            cfg.eval_deals, seed=_env_seed(cfg.seed, 1 << 30))
+                me = f"learned:model={model_path},{NETWORK_ALONE}"
+                s, lo, hi = duplicate_score(rules, me, o, cfg.eval_deals,
+                                            seed=_env_seed(cfg.seed, 1 << 30))
                 rows.append(dict(iteration=it, samples=samples, minutes=round(elapsed, 2),
                                  opponent=o, deals=cfg.eval_deals, score=round(s, 4),
                                  lo=round(lo, 4), hi=round(hi, 4)))

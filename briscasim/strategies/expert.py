@@ -70,8 +70,7 @@ from numba import njit
 
 from ..engine.core import trick_so_far
 from ..engine.primitives import (beats, card_face, card_points, card_strength, card_suit,
-                                 hand_of,
-                                 known_bits, known_in_hands, popcount, seat_after)
+                                 hand_of, known_bits, known_in_hands, popcount, seat_after)
 from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, PHASE_PLAY,
                              R_BLACK_HAND, R_CARD_STRONGER, R_TARGET_POINTS, R_TIE, S_PHASE,
                              S_TRICK_N, S_TURN, TIE_DRAW)
@@ -350,10 +349,8 @@ def settled_value(rules, state, seat):
     at the start of a trick once the stock is empty, by the same minimax; NaN for any other
     state, or under rules it does not model (a black hand, ties to the last trick, target
     points, the fewest points winning) (jitted)."""
-    if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.to_draw(state) != 0
-            or state[S_PHASE] != PHASE_PLAY or state[S_TRICK_N] != 0
-            or rules[R_TARGET_POINTS] != 0 or V.fewest_wins(rules)
-            or rules[R_BLACK_HAND] != 0 or rules[R_TIE] != TIE_DRAW):
+    if (not _minimax_plays(rules) or rules[R_BLACK_HAND] != 0 or rules[R_TIE] != TIE_DRAW
+            or V.to_draw(state) != 0 or state[S_PHASE] != PHASE_PLAY or state[S_TRICK_N] != 0):
         return np.nan
     mine = _pack_hand(hand_of(rules, state, seat), NO_CARD)
     theirs = _pack_hand(hand_of(rules, state, 1 - seat), NO_CARD)
@@ -383,15 +380,22 @@ def _endgame_move(rules, public, hand, legal, seat):
     return best if best_v > -np.inf else NO_CARD     # -inf: some card was not known
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _minimax_plays(rules):
+    """True for the rules the packed minimax plays: two players, three-card hands, the most
+    points winning, no ``target_points``."""
+    return (V.players(rules) == 2 and V.hand_size(rules) == 3
+            and rules[R_TARGET_POINTS] == 0 and not V.fewest_wins(rules))
+
+
 @njit(cache=True, _nrt=False)
 def endgame_move(rules, public, hand, legal, seat):
     """The exact endgame's move for any strategy with the seat's view: in a 2-player deal of
     three-card hands where the most points win, with no ``target_points``, once the stock is
     empty, the card of ``legal`` of best :func:`endgame_value` (the first of equals);
     otherwise, or if the opponent's hand is not known exactly, ``NO_CARD`` (jitted)."""
-    if (V.players(rules) != 2 or V.hand_size(rules) != 3 or V.to_draw(public) != 0
+    if (not _minimax_plays(rules) or V.to_draw(public) != 0
             or V.swap_offered(public) or public[S_PHASE] >= PHASE_AUCTION
-            or rules[R_TARGET_POINTS] != 0 or V.fewest_wins(rules)
             or legal.shape[0] < 2 or hand.shape[0] > 3):
         return NO_CARD
     return _endgame_move(rules, public, hand, legal, seat)

@@ -42,9 +42,9 @@ Every iteration:
    the noise of a single play-out. With ``leaf_model`` (a trained network,
    :mod:`~.learned`'s models; not in Briscola Chiamata) the network values the leaf in its
    place, in every trick game and under either reward: the value it gives the position for
-   the seat to move (:func:`~.network.position_chance`) read as that seat's chance of winning, which its
-   side gets and every other side the rest, ``leaf_weight`` times that plus ``1 -
-   leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out; ``0``: the
+   the seat to move (:func:`~.network.position_chance`) read as that seat's chance of
+   winning, which its side gets and every other side the rest, ``leaf_weight`` times that
+   plus ``1 - leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out; ``0``: the
    network values no leaf, and ``evaluation`` applies as without it).
 
 The move played is the most visited child of the root. With two players, once at most
@@ -79,7 +79,6 @@ Parameters (float64 slots, in the order of ``DEFINITION``): ``iterations``, ``ti
 written by :func:`bind`), ``leaf_weight``, ``prior``.
 """
 import math
-from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -99,7 +98,7 @@ from ..observation import OBSERVATION_LEN, encode_view
 from . import greedy as _greedy
 from .api import N_PARAMS
 from .evaluation import N_FEATURES, win_chance
-from .learned import ModelParam, model_for, network_move
+from .learned import ModelParam, bind_leaf_model, network_move
 from .network import (HIDDEN1, HIDDEN2, WEIGHTS_LEN, action_value, hidden,
                       position_chance)
 from .inference import (CARRIED, GREEDY, INFO_LEN, MAX_OBS, MAX_SINCE, OBS_LEN, RANDOM,
@@ -636,11 +635,10 @@ def with_resampler(resample):
 
 def bind(rules, strategy):
     """``strategy`` (ismcts or peek) with the weights' address of its ``leaf_model`` for
-    ``rules`` in its parameter row (the model loaded, checked and kept alive by
-    :func:`~.learned.model_for`); unchanged with ``leaf_model = none``."""
-    name = strategy.values.get("leaf_model", "none")
-    owner = f"{strategy.label.partition(':')[0]} leaf_model"
-    if name == "none":
+    ``rules`` in its parameter row (:func:`~.learned.bind_leaf_model`); without a model,
+    network play-outs and priors are refused with one line."""
+    if strategy.values.get("leaf_model", "none") == "none":
+        owner = f"{strategy.label.partition(':')[0]} leaf_model"
         if strategy.values.get("rollout") in ("network", "own_network"):
             raise StrategyError(f"{owner}: rollout={strategy.values['rollout']} plays the "
                                 "play-outs with a network: give leaf_model=M (auto: the "
@@ -649,13 +647,7 @@ def bind(rules, strategy):
             raise StrategyError(f"{owner}: prior={strategy.values['prior']:g} weighs the "
                                 "root's moves by a network's policy: give leaf_model=M "
                                 "(auto: the preset's own)")
-        return strategy
-    if rules.chiamata:
-        raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
-                            f"not of Briscola Chiamata ({rules.name}); give leaf_model=none")
-    params = strategy.params.copy()
-    params[0, P_LEAF_MODEL] = float(model_for(rules, name, owner).weights.ctypes.data)
-    return replace(strategy, params=params)
+    return bind_leaf_model(rules, strategy, P_LEAF_MODEL)
 
 
 DEFINITION = StrategyDef(

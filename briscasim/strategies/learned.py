@@ -217,13 +217,33 @@ def _shipped_meta(name: str) -> dict:
         return json.loads(str(z["meta"]))
 
 
+def with_weights(strategy, slot: int, model: Model):
+    """``strategy`` with the address of ``model``'s weights in slot ``slot`` of its
+    parameter row (``model`` kept alive by :func:`model_for`)."""
+    params = strategy.params.copy()
+    params[0, slot] = float(model.weights.ctypes.data)
+    return replace(strategy, params=params)
+
+
+def bind_leaf_model(rules, strategy, slot: int):
+    """``strategy`` (a search) with the weights of the network its ``leaf_model`` names for
+    ``rules`` in slot ``slot``; unchanged with ``leaf_model = none``; StrategyError (one
+    line) in Briscola Chiamata, whose leaves the networks do not value."""
+    name = strategy.values.get("leaf_model", "none")
+    if name == "none":
+        return strategy
+    owner = f"{strategy.label.partition(':')[0]} leaf_model"
+    if rules.chiamata:
+        raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
+                            f"not of Briscola Chiamata ({rules.name}); give leaf_model=none")
+    return with_weights(strategy, slot, model_for(rules, name, owner))
+
+
 def bind(rules, strategy):
     """``strategy`` with its model for ``rules`` in its parameter row, if it is ``learned``
     (the model loaded, checked and kept alive); any other strategy unchanged."""
-    model = model_for(rules, strategy.values.get("model", "auto"))
-    params = strategy.params.copy()
-    params[0, P_MODEL] = float(model.weights.ctypes.data)
-    return replace(strategy, params=params)
+    return with_weights(strategy, P_MODEL,
+                        model_for(rules, strategy.values.get("model", "auto")))
 
 
 @njit(cache=True, _nrt=False)

@@ -20,15 +20,14 @@ the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
 (``average`` | ``vote``), ``leaf_model`` (its slot holds the weights' address, written by
 :func:`bind`; ``none`` by default).
 """
-from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, STATE_LEN
-from .learned import ModelParam, model_for
-from .params import SEARCH, Param, StrategyDef, StrategyError
+from .learned import ModelParam, bind_leaf_model
+from .params import SEARCH, Param, StrategyDef
 from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
 from .scratch import aligned, release, take, view
 from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes,
@@ -144,18 +143,8 @@ def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
 
 def bind(rules, strategy):
     """``strategy`` with the weights' address of its ``leaf_model`` for ``rules`` in its
-    parameter row (the model loaded, checked and kept alive by :func:`~.learned.model_for`);
-    unchanged with ``leaf_model = none``."""
-    name = strategy.values.get("leaf_model", "none")
-    if name == "none":
-        return strategy
-    owner = "pimc leaf_model"
-    if rules.chiamata:
-        raise StrategyError(f"{owner}: the network values the leaves of trick games only, "
-                            f"not of Briscola Chiamata ({rules.name}); give leaf_model=none")
-    params = strategy.params.copy()
-    params[0, P_LEAF_MODEL] = float(model_for(rules, name, owner).weights.ctypes.data)
-    return replace(strategy, params=params)
+    parameter row (:func:`~.learned.bind_leaf_model`)."""
+    return bind_leaf_model(rules, strategy, P_LEAF_MODEL)
 
 
 DEFINITION = StrategyDef(

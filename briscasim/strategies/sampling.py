@@ -411,13 +411,9 @@ _COUNT_CAP = 1 << 40     # world_count stops counting past this
 
 
 @njit(cache=True, _nrt=False)
-def world_count(spec):
-    """How many worlds are consistent with the view when one hand takes every unknown card
-    the stock does not (2-player play): the ordered choices of the face-down stock's
-    unknown cards out of the pool, at least ``_COUNT_CAP`` once past it; 0 if the unknown
-    cards go to several hands or partner signals shape them (jitted)."""
-    if spec[W_N_PARTNERS] > 0:
-        return 0
+def _stock_slots_if_one_hand(spec):
+    """The unknown face-down stock slots of ``spec`` if one hand takes every other unknown
+    card, else -1."""
     holder = -1
     stock = 0
     for i in range(spec[W_N_SLOTS]):
@@ -427,8 +423,20 @@ def world_count(spec):
             continue
         h = (slot - S_HANDS) // MAX_HAND
         if holder >= 0 and h != holder:
-            return 0
+            return -1
         holder = h
+    return stock
+
+
+@njit(cache=True, _nrt=False)
+def world_count(spec):
+    """How many worlds are consistent with the view when one hand takes every unknown card
+    the stock does not (2-player play): the ordered choices of the face-down stock's
+    unknown cards out of the pool, at least ``_COUNT_CAP`` once past it; 0 if the unknown
+    cards go to several hands or partner signals shape them (jitted)."""
+    stock = _stock_slots_if_one_hand(spec)
+    if spec[W_N_PARTNERS] > 0 or stock < 0:
+        return 0
     count = 1
     for i in range(stock):
         count *= spec[W_N_POOL] - i
@@ -465,13 +473,4 @@ def enumerate_world(base, spec, index, out):
 def unique_world(spec):
     """True if only one world is consistent with the view: every unknown card must go to
     the same hand (2-player play once the stock is empty) (jitted)."""
-    holder = -1
-    for i in range(spec[W_N_SLOTS]):
-        slot = spec[W_SLOT + i]
-        if slot >= S_STOCK:
-            return False
-        h = (slot - S_HANDS) // MAX_HAND
-        if holder >= 0 and h != holder:
-            return False
-        holder = h
-    return True
+    return _stock_slots_if_one_hand(spec) == 0
