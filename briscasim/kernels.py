@@ -56,6 +56,7 @@ def work() -> list[tuple[str, object]]:
     those that serve every lineup and rule (a compile stopped half-way leaves no run to wait
     for one), then the faster ones of fewer strategy kinds or rule features."""
     from . import batch
+    from .envs.vector import kernel_work
     from .jit import function_slot
     from .strategies import dispatch as D
     from .strategies.api import STRATEGY_SIGNATURE
@@ -81,6 +82,7 @@ def work() -> list[tuple[str, object]]:
             search(EVERY_FEATURE),
             ("step by step (play, replay)", _step_api),
             ("the analysis of a position (analyze, play --hint)", _analysis),
+            *kernel_work(),
             *(kernel(*k) for k in kernels if k not in every),
             search(0)]
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-import briscasim
 from briscasim import Deal, Lineup, Rules, analyze, load, simulate
 from briscasim.envs.vector import VectorEnv
 from briscasim.errors import ArgumentTypeError, UserError

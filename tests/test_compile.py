@@ -103,3 +103,25 @@ def test_a_first_run_announces_its_compile_before_it_starts(tmp_path):
                          capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
     assert run.stderr.startswith(NOTICE)
+
+
+@pytest.mark.parametrize("preset", ["brisca-2", "chiamata-5"])
+def test_every_kernel_a_vector_env_builds_is_compiled_ahead(monkeypatch, preset):
+    """Self-play, any opponent and any adviser run the environment's kernels that
+    ``briscasim compile`` builds (recorded here, not compiled)."""
+    from briscasim.envs import vector
+    built = []
+    monkeypatch.setattr(vector, "_entry", lambda make, signature, shape: built.append(
+        (make, signature, shape)) or (lambda *args: None))
+    for _, build in vector.kernel_work():
+        build()
+    ahead = set(built)
+    assert {w for w, _ in vector.kernel_work()} <= {w for w, _ in work()}
+    built.clear()
+    rules = Rules.preset(preset)
+    vector.VectorEnv(rules, 2)
+    for opponent in ("random", "expert", "greedy", "learned", "ismcts:iterations=10"):
+        env = vector.VectorEnv(rules, 2, opponent=opponent)
+        env._started = True
+        env.advice(opponent)
+    assert built and set(built) <= ahead

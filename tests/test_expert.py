@@ -103,10 +103,14 @@ def test_counter_leads_plain_before_trump():
     assert choice(deal, "counter") == "Re"
 
 
-def test_endgame_matches_the_solver():
-    # 2 players with 6 cards left: the stock is empty and every card known to both
-    r, positions = _positions("brisca-2", 6, 8, seed=3)
-    assert positions
+@pytest.mark.parametrize("preset, n", [("brisca-2", 8), ("brisca-2-blackhand", 150)])
+def test_endgame_matches_the_solver(preset, n):
+    # 2 players with 6 cards left: the stock is empty and every card known to both. Under
+    # tie = last_trick (brisca-2-blackhand) a 60-60 deal is won by the last trick's taker:
+    # worth +-1000 with a margin of 0, a draw (0) under tie = draw
+    r, positions = _positions(preset, 6, n, seed=3)
+    assert len(positions) == n
+    ties = 0
     for state in positions:
         seat = state[L.S_TURN]
         public = state[:L.PUBLIC_LEN]
@@ -114,6 +118,9 @@ def test_endgame_matches_the_solver():
         _, actions, values = _solve(r, state)
         for a, v in zip(actions, values):
             assert endgame_value(r, public, hand, seat, a) == pytest.approx(v)
+            ties += abs(v) == 1000
+    if preset == "brisca-2-blackhand":
+        assert ties, "no position decides a 60-60 tie"
 
 
 @pytest.mark.parametrize("preset, floor", [("brisca-2", 0.58), ("brisca-4-pairs", 0.57),

@@ -10,8 +10,9 @@ from . import HELP_OPTIONS
 def compile_kernels():
     """Compile every kernel a lineup of built-in strategies may need, on any preset (a few
     minutes of one core, once: the cache keeps them). Afterwards simulate, run, research,
-    play, replay and analyze start without compiling; without it, a run compiles what it
-    needs the first time it needs it."""
+    play, replay, analyze and the environments (VectorEnv, PettingZoo, OpenSpiel) start
+    without compiling; without it, a run compiles what it needs the first time it needs
+    it."""
     from .. import cache_dir
     from ..jit import quiet_notices
 

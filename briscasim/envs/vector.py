@@ -34,6 +34,8 @@ what must be kept.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from numba import njit, types
 
@@ -48,14 +50,16 @@ from ..game import action_code, check_count
 from ..jit import entry_point
 from ..lineup import Lineup
 from ..rules import Rules
-from ..strategies.dispatch import EntryFunctions, SearchFunction, decider
+from ..strategies.dispatch import EVERY_SHAPE, EntryFunctions, SearchFunction, decider
 from .adviser import jitted_lineup
 from .episode import deal_rules
 from ..observation import (OBSERVATION_LEN, REWARDS, check_reward, encode, write_mask,
                            write_rewards)
 
 _NO_OPPONENT = 0
-"""The lineup shape of the self-play kernel: no seat is played by the kernel."""
+"""The lineup shape of the self-play kernel: no seat is played by the kernel. Opponents and
+advisers of any lineup run the kernels of ``EVERY_SHAPE``: three kernels in all
+(:func:`kernel_work`), which ``briscasim compile`` compiles ahead."""
 
 _AGENT_STREAM = STREAMS_PER_DEAL - 1
 """Stream number (of item ``row``) of a row's :meth:`VectorEnv.random_actions`: past every
@@ -188,6 +192,15 @@ def _entry(make, signature, shape: int):
     return _KERNELS[key][1]
 
 
+def kernel_work() -> list[tuple[str, object]]:
+    """``(what, compile)`` for each of the environment's kernels (stepping self-play,
+    stepping against an opponent, advice), for ``briscasim compile``."""
+    return [(what, partial(_entry, make, signature, shape)) for what, make, signature, shape in (
+        ("the vectorised environment, self-play", _kernel, _SIGNATURE, _NO_OPPONENT),
+        ("the vectorised environment, against a lineup", _kernel, _SIGNATURE, EVERY_SHAPE),
+        ("the vectorised environment's advice", _advice, _ADVICE_SIGNATURE, EVERY_SHAPE))]
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _random_actions(legal, n_legal, rngs, out):
     """A uniformly random legal action of every row, drawn from the row's stream (jitted)."""
@@ -241,7 +254,7 @@ class VectorEnv:
                 raise UserError("agent_seats holds every seat: leave the opponent out for "
                                 "self-play")
             lineup = jitted_lineup(rules, opponent, "opponent")
-            self._shape = lineup.shape
+            self._shape = EVERY_SHAPE
         self.opponent = opponent
         self.agent_seats = tuple(int(s) for s in np.flatnonzero(self.agent[:n]))
         self._lineup = lineup.arrays()
@@ -326,7 +339,7 @@ class VectorEnv:
             raise UserError("call reset() before advice()")
         if strategy not in self._advisers:
             lineup = jitted_lineup(self.rules, strategy)
-            self._advisers[strategy] = (_entry(_advice, _ADVICE_SIGNATURE, lineup.shape),
+            self._advisers[strategy] = (_entry(_advice, _ADVICE_SIGNATURE, EVERY_SHAPE),
                                        lineup.arrays())
         kernel, arrays = self._advisers[strategy]
         if rows is None:

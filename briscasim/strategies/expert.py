@@ -25,7 +25,7 @@ publicly known to be in another hand. A card's *beaters* are those of them that 
 3. **the endgame**: once the stock is empty every card is known (what the seat does not hold
    and has not seen played is in the opponent's hand), and with ``endgame`` on the rest of
    the deal is solved exactly by a small minimax over the cards (:func:`endgame_value`):
-   first to win the deal, then by the final point margin.
+   first to win the deal (a tie read as the rules read it), then by the final point margin.
 
 **More than two players** (alone or in teams, any hand size: Briscola Chiamata's eight cards
 too), ``objective = most``, by keep values of their own (the ``many_*`` parameters): for
@@ -72,7 +72,7 @@ from ..engine.core import trick_so_far
 from ..engine.primitives import (beats, card_face, card_points, card_strength, card_suit,
                                  hand_of, known_bits, known_in_hands, popcount, seat_after)
 from ..engine.layout import (KNOWN_UNSEEN, N_CARD_IDS, NO_CARD, PHASE_AUCTION, PHASE_PLAY,
-                             R_BLACK_HAND, R_CARD_STRONGER, R_TARGET_POINTS, R_TIE, S_PHASE,
+                             R_CARD_STRONGER, R_TARGET_POINTS, R_TIE, S_PHASE,
                              S_TRICK_N, S_TURN, TIE_DRAW)
 from . import view as V
 from .greedy import (DEFINITION as GREEDY, _card_bits, _fewest, _race, _suit_bits,
@@ -140,16 +140,22 @@ def _trick(rules, trump, mine, theirs, i_lead, margin):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _final(margin):
-    """Value of a finished deal: the margin, plus or minus ``WIN`` for a won or lost deal."""
-    return margin + (WIN if margin > 0 else (-WIN if margin < 0 else 0.0))
+def _final(rules, margin, i_took_last):
+    """Value of a finished deal: the margin, plus or minus ``WIN`` for a won or lost deal; a
+    tie is a draw, or under ``tie=last_trick`` won by the seat that took the last trick
+    (``i_took_last``)."""
+    if margin == 0.0:
+        if rules[R_TIE] == TIE_DRAW:
+            return 0.0
+        return WIN if i_took_last else -WIN
+    return margin + (WIN if margin > 0 else -WIN)
 
 
 @njit(cache=True, _nrt=False)
 def _last_trick(rules, trump, mine, theirs, i_lead, margin):
     """Value of the last trick: the seat plays card ``mine``, the opponent ``theirs``."""
-    m, _ = _trick(rules, trump, mine, theirs, i_lead, margin)
-    return _final(m)
+    m, take = _trick(rules, trump, mine, theirs, i_lead, margin)
+    return _final(rules, m, take)
 
 
 @njit(cache=True, _nrt=False)
@@ -223,7 +229,7 @@ def _after(rules, trump, mine, theirs, i_lead, margin, cards, alpha, beta):
     mine = _compact(mine)
     theirs = _compact(theirs)
     if cards == 0:
-        return _final(margin)
+        return _final(rules, margin, i_lead)      # the last trick's taker leads next
     if cards == 1:
         return _last_trick(rules, trump, _slot(mine, 0), _slot(theirs, 0), i_lead, margin)
     if cards == 2:
@@ -326,7 +332,8 @@ def endgame_value(rules, public, hand, seat, card):
     """Exact value for ``seat`` of playing ``card`` in a 2-player deal whose stock is empty
     (``view.to_draw(public) == 0``): what it does not hold and has not seen played is its
     opponent's hand. The value is the final point margin (the seat's points minus the
-    opponent's), plus 1000 for a won deal, minus 1000 for a lost one, both sides playing
+    opponent's), plus 1000 for a won deal, minus 1000 for a lost one (a 60-60 tie under
+    ``tie=last_trick`` is won by the seat that takes the last trick), both sides playing
     perfectly from here (minimax over the cards; jitted).
 
     Usable from any strategy with the seat's view; ``card`` must be one of ``hand``. Returns
@@ -347,10 +354,9 @@ def endgame_value(rules, public, hand, seat, card):
 def settled_value(rules, state, seat):
     """Exact value for ``seat`` (as :func:`endgame_value`'s) of a whole 2-player deal state
     at the start of a trick once the stock is empty, by the same minimax; NaN for any other
-    state, or under rules it does not model (a black hand, ties to the last trick, target
-    points, the fewest points winning) (jitted)."""
-    if (not _minimax_plays(rules) or rules[R_BLACK_HAND] != 0 or rules[R_TIE] != TIE_DRAW
-            or V.to_draw(state) != 0 or state[S_PHASE] != PHASE_PLAY or state[S_TRICK_N] != 0):
+    state, or under rules it does not model (:func:`_minimax_plays`; a black hand needs a
+    draw, so it plays no part once the stock is empty) (jitted)."""
+    if (not _minimax_plays(rules) or V.to_draw(state) != 0 or state[S_PHASE] != PHASE_PLAY or state[S_TRICK_N] != 0):
         return np.nan
     mine = _pack_hand(hand_of(rules, state, seat), NO_CARD)
     theirs = _pack_hand(hand_of(rules, state, 1 - seat), NO_CARD)
