@@ -165,6 +165,40 @@ def test_near_the_end_it_plays_a_move_of_best_exact_value(tmp_path, preset):
     assert exact > 60 and averaged > 30 and network > 150
 
 
+@pytest.mark.parametrize("preset", ["brisca-3-remove2", "brisca-4-pairs", "chiamata-5"])
+def test_with_more_players_the_last_tricks_are_searched_in_sampled_worlds(tmp_path, preset):
+    """With more than two players, once the stock is empty and at most ``late_plies`` cards
+    remain, the move is pimc's exact search over as many worlds drawn from the same stream;
+    before, the network's move."""
+    from briscasim.engine.rng import new_stream
+    from briscasim.strategies.dispatch import decide_entry
+    from briscasim.strategies.solver import remaining_plies
+    path = tmp_path / "m.npz"
+    w = _model(path, seed=4, preset=preset)
+    rules = Rules.preset(preset)
+    r = rules.to_array()
+    mine = Lineup.build(rules, f"learned:model={path},late_worlds=8,late_plies=10").arrays()
+    pimc = Lineup.build(rules, "pimc:worlds=8,exact_plies=48").arrays()
+    late = network = differ = 0
+    for i in range(6):
+        deal = Deal.from_seed(rules, 6, i)
+        while not deal.over:
+            seat = deal.turn
+            legal, best = _network_choice(w, r, deal.state, seat)
+            a = decide_entry(mine, r, deal.state, seat, seat, new_stream(i))
+            if len(legal) > 1 and deal.state[L.S_PHASE] == L.PHASE_PLAY:
+                if (deal.state[L.S_TO_DRAW] == 0
+                        and remaining_plies(r, deal.state) <= 10):
+                    assert a == decide_entry(pimc, r, deal.state, seat, seat, new_stream(i))
+                    late += 1
+                    differ += a != best
+                else:
+                    assert a == best
+                    network += 1
+            deal.play(int(a))
+    assert late > 20 and network > 20 and differ > 0
+
+
 def test_the_sparse_network_equals_a_dense_forward_pass(tmp_path):
     w = np.random.default_rng(1).normal(0, 0.1, WEIGHTS_LEN).astype(np.float32)
     obs = np.random.default_rng(2).integers(0, 3, (16, OBSERVATION_LEN)).astype(np.int8)

@@ -8,7 +8,10 @@ solved exactly once the stock is empty, where every card is known (expert's endg
 :func:`~.expert.endgame_move`); with ``exact_worlds`` (default 4), once at most that many
 worlds fit the seat's view (one face-down card left to draw), every one is solved and the
 move of best mean value played (:func:`every_world_move`): the network is asked only until
-then.
+then. With more players, once the stock is empty and at most ``late_plies`` cards remain to
+be played (default 9), ``late_worlds`` worlds (default 20) are drawn from the seat's view
+and solved exactly, and the move of best mean value is played, as pimc plays once its
+search is exact (:func:`sampled_worlds_move`).
 
 The parameter ``model`` names a shipped model (``brisca-2``, ``chiamata-5``...: the files
 of ``briscasim/models``) or the path of a model file (``briscasim train`` writes them); by
@@ -32,8 +35,8 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import legal_actions, legal_view
-from ..engine.layout import (NO_CARD, N_ACTIONS, PHASE_OVER, PHASE_PLAY, R_PLAYERS, STATE_LEN,
-                             S_PHASE, S_TO_DRAW, S_TRICK_N, S_TURN)
+from ..engine.layout import (NO_CARD, N_ACTIONS, N_CARD_IDS, PHASE_OVER, PHASE_PLAY,
+                             R_PLAYERS, STATE_LEN, S_PHASE, S_TO_DRAW, S_TRICK_N, S_TURN)
 from ..engine.primitives import hand_of
 from ..files import write_atomic
 from ..observation import OBSERVATION, OBSERVATION_LEN, encode, encode_view
@@ -43,7 +46,8 @@ from .params import Param, StrategyDef, StrategyError
 from .sampling import SPEC_LEN, enumerate_world, prepare_worlds, world_count
 from .scratch import release, stack, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, alphabeta, copy_state, play, position_value,
-                     search_bytes, search_views, team_of)
+                     remaining_plies, search_bytes, search_views, team_of)
+from .worlds import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
 
 FORMAT = "briscasim-learned"
 VERSION = 1
@@ -56,7 +60,9 @@ OBSERVATION_DIGEST = hashlib.sha256(OBSERVATION.table().encode()).hexdigest()[:1
 P_MODEL = 0          # the weights' address (0: no model bound)
 P_ENDGAME = 1        # the exact endgame on
 P_EXACT_WORLDS = 2   # solve every world once at most this many are left (0: never)
-NETWORK_ALONE = "endgame=0,exact_worlds=0"
+P_LATE_WORLDS = 3    # more than two players: worlds sampled and solved near the end (0: never)
+P_LATE_PLIES = 4     # ... once the stock is empty and at most this many cards remain to play
+NETWORK_ALONE = "endgame=0,exact_worlds=0,late_worlds=0"
 """The parameters that leave every move to the network (no exact search)."""
 _EXACT_TO_DRAW = 8   # no stock of more cards to draw leaves few enough worlds to count
 
@@ -338,9 +344,28 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
                                 np.int64(params[P_EXACT_WORLDS]))
         if card != NO_CARD:
             return card
+    if (params[P_LATE_WORLDS] > 0 and rules[R_PLAYERS] > 2 and public[S_TO_DRAW] == 0
+            and public[S_PHASE] == PHASE_PLAY
+            and remaining_plies(rules, public) <= params[P_LATE_PLIES]):
+        return sampled_worlds_move(rules, public, hand, seat, signals,
+                                   np.int64(params[P_LATE_WORLDS]), rng)
     obs = stack(OBSERVATION_LEN, np.int8)
     encode_view(rules, public, hand, seat, signals, obs)
     return _choice(address, obs, legal)
+
+
+@njit(cache=True, _nrt=False)
+def sampled_worlds_move(rules, public, hand, seat, signals, n_worlds, rng):
+    """The action of best mean exact value (the alpha-beta solver's, to the end of the deal)
+    over ``n_worlds`` worlds drawn uniformly from those consistent with the seat's view, as
+    pimc plays once its search is exact (jitted)."""
+    block = take(worlds_bytes())
+    memory = worlds_views(block)
+    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
+    a = search_worlds(rules, memory, seat, n_worlds, True, NO_HORIZON, N_CARD_IDS,
+                      CHOOSE_AVERAGE, rng)
+    release(block)
+    return a
 
 
 @njit(cache=True, _nrt=False)
@@ -364,5 +389,11 @@ DEFINITION = StrategyDef("learned", 10, (
     Param("exact_worlds", int, 4, 0, 100_000, "two players: once at most this many worlds "
           "are consistent with the view, solve each exactly and play the move of best mean "
           "value (0: never)"),
+    Param("late_worlds", int, 20, 0, 10_000, "more than two players: once the stock is "
+          "empty and at most late_plies cards remain to be played, solve this many worlds "
+          "sampled from the view exactly and play the move of best mean value (0: never)"),
+    Param("late_plies", int, 9, 1, 48, "more than two players: the cards left to play "
+          "from which late_worlds applies (9: the last three tricks of three players, the "
+          "last two of four)"),
 ), "a trained network (briscasim train) playing the legal action of highest value",
-   fn=learned_strategy, bids=True, deterministic=True, bind=bind)
+   fn=learned_strategy, bids=True, bind=bind)

@@ -12,7 +12,7 @@ from numba import njit
 
 from ..engine.layout import EVERY_FEATURE
 from .params import SEARCH, Param, StrategyDef
-from .pimc import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
+from .worlds import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
 from .scratch import release, take
 from .solver import copy_state
 
