@@ -207,6 +207,13 @@ def test_luck_skill_report(pairs, tmp_path):
         assert (tmp_path / "luck" / f"{chart}.svg").exists()
 
 
+def test_a_match_length_beyond_the_longest_computed_reads_as_such():
+    from briscasim.analysis.luck_skill import _length, _range
+    assert _length(67, _range(67, 69, 2001), 2001) == "67 (67-69)"
+    assert _length(900, _range(700, None, 2001), 2001) == "900 (700->2001)"
+    assert _length(None, _range(None, None, 2001), 2001) == "more than 2001"
+
+
 @pytest.mark.slow     # a three-player kernel of its own
 def test_luck_skill_at_three_sides(tmp_path_factory, tmp_path):
     three = _run(tmp_path_factory, "three", THREE)

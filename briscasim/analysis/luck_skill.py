@@ -221,6 +221,14 @@ def _range(a, b, cap: int) -> str:
     return f"{_fmt_n(a, cap)}-{_fmt_n(b, cap)}"
 
 
+def _length(n, interval: str, cap: int) -> str:
+    """A match length with its range as the report prints it: ``67 (67-69)``, or ``more
+    than 2001`` when the whole range lies beyond the longest match computed."""
+    if interval == _range(None, None, cap):
+        return f"more than {cap}"
+    return f"{_fmt_n(n, cap)} ({interval})"
+
+
 def tables(runs: list[Run]):
     regs, decs, matches = [], [], []
     by_preset: dict[str, list] = {}
@@ -334,9 +342,9 @@ def analyse(runs: list[Run], ctx: Context):
                                                                  r["score_hi"])),
             "who": ("better", None),
             "n": ("deals N (range)", lambda r: "" if not r["best_of_range"] else
-                  f"{_fmt_n(r['best_of'], r['cap'])} ({r['best_of_range']})"),
+                  _length(r["best_of"], r["best_of_range"], r["cap"])),
             "k": ("first to K (range)", lambda r: "" if not r["first_to_range"] else
-                  f"{_fmt_n(r['first_to'], r['cap'])} ({r['first_to_range']})")}), ""]
+                  _length(r["first_to"], r["first_to_range"], r["cap"]))}), ""]
     return write(ctx.out, lines, tabs)
 
 
@@ -479,9 +487,9 @@ def conclusion(reg, dec, mat) -> list[str]:
     for _, m in better.iterrows():
         if m["preset"] in ("brisca-2", "briscola-2", "brisca-4-pairs", "brisca-3-remove2"):
             lines.append(f"- **{m['preset']}, {m['pair']}:** {m['who']} wins 95% of matches "
-                         f"of {_fmt_n(m['best_of'], m['cap'])} deals ({m['best_of_range']}) "
-                         f"or of first to {_fmt_n(m['first_to'], m['cap'])} deal wins "
-                         f"({m['first_to_range']}).")
+                         f"of {_length(m['best_of'], m['best_of_range'], m['cap'])} deals or "
+                         f"of first to {_length(m['first_to'], m['first_to_range'], m['cap'])}"
+                         " deal wins.")
     return lines + agreement(dec, mat)
 
 
