@@ -128,6 +128,24 @@ def _mean_exact_values(r, state, seat):
     return total
 
 
+def _play_decisions(rules, lineup, w, deals, stream):
+    """Play ``deals`` deals of seed 6 with ``lineup`` at every seat, seat ``s`` of deal ``i``
+    deciding with ``new_stream(stream(i))``; yield ``(state, seat, action, the network's
+    action under the weights w, i)`` at every play-phase decision with a choice."""
+    from briscasim.engine.rng import new_stream
+    from briscasim.strategies.dispatch import decide_entry
+    r, arrays = rules.to_array(), lineup.arrays()
+    for i in range(deals):
+        deal = Deal.from_seed(rules, 6, i)
+        while not deal.over:
+            seat = deal.turn
+            legal, best = _network_choice(w, r, deal.state, seat)
+            a = decide_entry(arrays, r, deal.state, seat, seat, new_stream(stream(i)))
+            if len(legal) > 1 and deal.state[L.S_PHASE] == L.PHASE_PLAY:
+                yield deal.state, seat, a, best, i
+            deal.play(int(a))
+
+
 @pytest.mark.parametrize("preset", ["brisca-2", "briscola-2", "brisca-2-blackhand"])
 def test_near_the_end_it_plays_a_move_of_best_exact_value(tmp_path, preset):
     """With two players every card is known once the stock is empty: the move played is one
@@ -140,28 +158,19 @@ def test_near_the_end_it_plays_a_move_of_best_exact_value(tmp_path, preset):
     rules = Rules.preset(preset)
     r = rules.to_array()
     lineup = Lineup.build(rules, f"learned:model={path}")
-    from briscasim.strategies.dispatch import decide_entry
-    from briscasim.engine.rng import new_stream
     exact = averaged = network = 0
-    for i in range(20):
-        deal = Deal.from_seed(rules, 6, i)
-        while not deal.over:
-            seat = deal.turn
-            legal, best = _network_choice(w, r, deal.state, seat)
-            a = decide_entry(lineup.arrays(), r, deal.state, seat, seat, new_stream(1))
-            if len(legal) > 1 and deal.state[L.S_PHASE] == L.PHASE_PLAY:
-                if deal.state[L.S_TO_DRAW] == 0:
-                    _, actions, values = _solve(r, deal.state.copy())
-                    assert values[list(actions).index(a)] == pytest.approx(max(values))
-                    exact += 1
-                elif deal.state[L.S_TO_DRAW] == 2:
-                    mean = _mean_exact_values(r, deal.state, seat)
-                    assert mean[int(a)] == pytest.approx(max(mean.values()))
-                    averaged += 1
-                elif deal.state[L.S_TO_DRAW] > 4:
-                    assert a == best
-                    network += 1
-            deal.play(int(a))
+    for state, seat, a, best, _ in _play_decisions(rules, lineup, w, 20, lambda i: 1):
+        if state[L.S_TO_DRAW] == 0:
+            _, actions, values = _solve(r, state.copy())
+            assert values[list(actions).index(a)] == pytest.approx(max(values))
+            exact += 1
+        elif state[L.S_TO_DRAW] == 2:
+            mean = _mean_exact_values(r, state, seat)
+            assert mean[int(a)] == pytest.approx(max(mean.values()))
+            averaged += 1
+        elif state[L.S_TO_DRAW] > 4:
+            assert a == best
+            network += 1
     assert exact > 60 and averaged > 30 and network > 150
 
 
@@ -177,25 +186,17 @@ def test_with_more_players_the_last_tricks_are_searched_in_sampled_worlds(tmp_pa
     w = _model(path, seed=4, preset=preset)
     rules = Rules.preset(preset)
     r = rules.to_array()
-    mine = Lineup.build(rules, f"learned:model={path},late_worlds=8,late_plies=10").arrays()
+    mine = Lineup.build(rules, f"learned:model={path},late_worlds=8,late_plies=10")
     pimc = Lineup.build(rules, "pimc:worlds=8,exact_plies=48").arrays()
     late = network = differ = 0
-    for i in range(6):
-        deal = Deal.from_seed(rules, 6, i)
-        while not deal.over:
-            seat = deal.turn
-            legal, best = _network_choice(w, r, deal.state, seat)
-            a = decide_entry(mine, r, deal.state, seat, seat, new_stream(i))
-            if len(legal) > 1 and deal.state[L.S_PHASE] == L.PHASE_PLAY:
-                if (deal.state[L.S_TO_DRAW] == 0
-                        and remaining_plies(r, deal.state) <= 10):
-                    assert a == decide_entry(pimc, r, deal.state, seat, seat, new_stream(i))
-                    late += 1
-                    differ += a != best
-                else:
-                    assert a == best
-                    network += 1
-            deal.play(int(a))
+    for state, seat, a, best, i in _play_decisions(rules, mine, w, 6, lambda i: i):
+        if state[L.S_TO_DRAW] == 0 and remaining_plies(r, state) <= 10:
+            assert a == decide_entry(pimc, r, state, seat, seat, new_stream(i))
+            late += 1
+            differ += a != best
+        else:
+            assert a == best
+            network += 1
     assert late > 20 and network > 20 and differ > 0
 
 

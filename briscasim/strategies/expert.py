@@ -356,7 +356,8 @@ def settled_value(rules, state, seat):
     at the start of a trick once the stock is empty, by the same minimax; NaN for any other
     state, or under rules it does not model (:func:`_minimax_plays`; a black hand needs a
     draw, so it plays no part once the stock is empty) (jitted)."""
-    if (not _minimax_plays(rules) or V.to_draw(state) != 0 or state[S_PHASE] != PHASE_PLAY or state[S_TRICK_N] != 0):
+    if (not _minimax_plays(rules) or V.to_draw(state) != 0 or state[S_PHASE] != PHASE_PLAY
+            or state[S_TRICK_N] != 0):
         return np.nan
     mine = _pack_hand(hand_of(rules, state, seat), NO_CARD)
     theirs = _pack_hand(hand_of(rules, state, 1 - seat), NO_CARD)

@@ -44,8 +44,8 @@ Every iteration:
    place, in every trick game and under either reward: the value it gives the position for
    the seat to move (:func:`~.network.position_chance`) read as that seat's chance of
    winning, which its side gets and every other side the rest, ``leaf_weight`` times that
-   plus ``1 - leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out; ``0``: the
-   network values no leaf, and ``evaluation`` applies as without it).
+   plus ``1 - leaf_weight`` times the play-out's reward (``leaf_weight = 1``: no play-out;
+   ``0``: the network values no leaf, and ``evaluation`` applies as without it).
 
 The move played is the most visited child of the root. With two players, once at most
 ``exact_stock`` cards are left to draw, the tree search gives way to a determinized exact

@@ -11,7 +11,7 @@ move of best mean value played (:func:`every_world_move`): the network is asked 
 then. With more players, once the stock is empty and at most ``late_plies`` cards remain to
 be played (default 9), ``late_worlds`` worlds (default 20) are drawn from the seat's view
 and solved exactly, and the move of best mean value is played, as pimc plays once its
-search is exact (:func:`sampled_worlds_move`).
+search is exact (:func:`~.worlds.sampled_move`).
 
 The parameter ``model`` names a shipped model (``brisca-2``, ``chiamata-5``...: the files
 of ``briscasim/models``) or the path of a model file (``briscasim train`` writes them); by
@@ -47,7 +47,7 @@ from .sampling import SPEC_LEN, enumerate_world, prepare_worlds, world_count
 from .scratch import release, stack, take, view
 from .solver import (LEGAL_STRIDE, NO_HORIZON, alphabeta, copy_state, play, position_value,
                      remaining_plies, search_bytes, search_views, team_of)
-from .worlds import CHOOSE_AVERAGE, search_worlds, worlds_bytes, worlds_views
+from .worlds import CHOOSE_AVERAGE, sampled_move
 
 FORMAT = "briscasim-learned"
 VERSION = 1
@@ -347,25 +347,12 @@ def learned_strategy(rules, public, hand, legal, seat, signals, params, rng):
     if (params[P_LATE_WORLDS] > 0 and rules[R_PLAYERS] > 2 and public[S_TO_DRAW] == 0
             and public[S_PHASE] == PHASE_PLAY
             and remaining_plies(rules, public) <= params[P_LATE_PLIES]):
-        return sampled_worlds_move(rules, public, hand, seat, signals,
-                                   np.int64(params[P_LATE_WORLDS]), rng)
+        return sampled_move(rules, public, hand, seat, signals,
+                            np.int64(params[P_LATE_WORLDS]), NO_HORIZON, N_CARD_IDS,
+                            CHOOSE_AVERAGE, np.int64(0), rng)
     obs = stack(OBSERVATION_LEN, np.int8)
     encode_view(rules, public, hand, seat, signals, obs)
     return _choice(address, obs, legal)
-
-
-@njit(cache=True, _nrt=False)
-def sampled_worlds_move(rules, public, hand, seat, signals, n_worlds, rng):
-    """The action of best mean exact value (the alpha-beta solver's, to the end of the deal)
-    over ``n_worlds`` worlds drawn uniformly from those consistent with the seat's view, as
-    pimc plays once its search is exact (jitted)."""
-    block = take(worlds_bytes())
-    memory = worlds_views(block)
-    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
-    a = search_worlds(rules, memory, seat, n_worlds, True, NO_HORIZON, N_CARD_IDS,
-                      CHOOSE_AVERAGE, rng)
-    release(block)
-    return a
 
 
 @njit(cache=True, _nrt=False)

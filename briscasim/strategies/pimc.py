@@ -23,34 +23,24 @@ the depth-limited search, default 6), ``exact_plies`` (default 10), ``choose``
 import numpy as np
 from numba import njit
 
-from ..engine.layout import EVERY_FEATURE, N_CARD_IDS
+from ..engine.layout import EVERY_FEATURE
 from .learned import ModelParam, bind_leaf_model
 from .params import SEARCH, Param, StrategyDef
-from .sampling import prepare_worlds, unique_world
-from .scratch import release, take
-from .worlds import search_worlds, worlds_bytes, worlds_views
+from .worlds import sampled_move
 
 P_WORLDS, P_DEPTH, P_EXACT_PLIES, P_CHOOSE, P_LEAF_MODEL = 0, 1, 2, 3, 4
+
+
 @njit(cache=True, _nrt=False)
 def pimc_strategy(rules, public, hand, legal, seat, signals, params, rng,
                   features=EVERY_FEATURE):
     """PIMC from the seat's view; see the module docstring (jitted)."""
     if legal.shape[0] == 1:
         return legal[0]
-    block = take(worlds_bytes())
-    memory = worlds_views(block)
-    memory.search.leaf[0] = np.int64(params[P_LEAF_MODEL])
-    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
-    n_worlds = np.int64(params[P_WORLDS])
-    exact_plies = np.int64(params[P_EXACT_PLIES])
-    if unique_world(memory.spec):
-        # every card is known (2-player play once the stock is empty): the exact endgame
-        n_worlds = 1
-        exact_plies = N_CARD_IDS
-    a = search_worlds(rules, memory, seat, n_worlds, True, np.int64(params[P_DEPTH]),
-                      exact_plies, np.int64(params[P_CHOOSE]), rng, features)
-    release(block)
-    return a
+    return sampled_move(rules, public, hand, seat, signals, np.int64(params[P_WORLDS]),
+                        np.int64(params[P_DEPTH]), np.int64(params[P_EXACT_PLIES]),
+                        np.int64(params[P_CHOOSE]), np.int64(params[P_LEAF_MODEL]), rng,
+                        features)
 
 
 def bind(rules, strategy):

@@ -1,14 +1,14 @@
 """Sampled worlds searched as if every card were known: the working memory and the loop
 shared by ``pimc``, ``omniscient`` (the true deal, searched once) and ``learned``'s late
-search with more than two players."""
+search with more than two players (:func:`sampled_move`)."""
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..engine.layout import EVERY_FEATURE, STATE_LEN
-from .sampling import SPEC_LEN, sample_world
-from .scratch import aligned, view
+from ..engine.layout import EVERY_FEATURE, N_CARD_IDS, STATE_LEN
+from .sampling import SPEC_LEN, prepare_worlds, sample_world, unique_world
+from .scratch import aligned, release, take, view
 from .solver import (LEGAL_STRIDE, Search, copy_state, root_values, search_bytes,
                      search_views, team_of)
 
@@ -95,3 +95,25 @@ def search_worlds(rules, memory, seat, n_worlds, sampled, horizon, exact_plies, 
                 best = i
         votes[best] += 1.0
     return choose_action(k, actions, total, votes, rule)
+
+
+@njit(cache=True, _nrt=False)
+def sampled_move(rules, public, hand, seat, signals, n_worlds, horizon, exact_plies, rule,
+                 leaf, rng, features=EVERY_FEATURE):
+    """The action ``rule`` (``CHOOSE_*``) picks over ``n_worlds`` worlds drawn uniformly
+    from those consistent with the seat's view, each searched by the solver (exactly once at
+    most ``exact_plies`` cards remain, else ``horizon`` plies deep, the leaves valued by the
+    network at address ``leaf``, 0: the margin so far); where the view leaves one world
+    (2-player play once the stock is empty), that world solved exactly once. Takes and
+    gives back its scratch memory (jitted)."""
+    block = take(worlds_bytes())
+    memory = worlds_views(block)
+    memory.search.leaf[0] = leaf
+    prepare_worlds(rules, public, hand, seat, signals, memory.base, memory.spec)
+    if unique_world(memory.spec):
+        n_worlds = 1
+        exact_plies = N_CARD_IDS
+    a = search_worlds(rules, memory, seat, n_worlds, True, horizon, exact_plies, rule, rng,
+                      features)
+    release(block)
+    return a
